@@ -1,0 +1,140 @@
+"""What the vision layer reports about one frame: plain values, no OpenCV, no rules.
+
+A reading keeps what was seen apart from how sure the reader is, so that the referee can let
+uncertainty flow into its judgement (see DESIGN.md): each cell has a best count, a confidence, and the
+counts the view does not rule out.
+
+    >>> CellReading(3, 0.99, (3,)).certain
+    True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# A confidence at or above this is "confident": the judge may rely on it for an illegal call.
+CONFIDENT = 0.95
+
+
+@dataclass(frozen=True)
+class CellReading:
+    """One point or one colour on the bar.
+
+    ``count`` is signed for points (positive = light, negative = dark) and unsigned for the bar cells.
+    ``plausible`` lists every count the view does not rule out (``count`` among them); an empty tuple
+    means the cell could not be read at all (covered by a hand, glare, a cup).
+    """
+
+    count: int
+    confidence: float
+    plausible: tuple[int, ...]
+
+    @property
+    def readable(self) -> bool:
+        return bool(self.plausible)
+
+    @property
+    def certain(self) -> bool:
+        return self.plausible == (self.count,) and self.confidence >= CONFIDENT
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die: its top face where legible, where it lies, and why it might not count."""
+
+    value: int | None  # 1..6; None when unreadable
+    center: tuple[float, float]  # image pixels
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1 in image pixels
+    confidence: float
+    cocked: bool = False
+    on_checker: bool = False
+    outside_field: bool = False
+    unreadable: bool = False
+    half: str | None = None  # "left" or "right" half of the field as the image shows it; None off the field
+
+    @property
+    def flags(self) -> list[str]:
+        names = ("cocked", "on_checker", "outside_field", "unreadable")
+        return [n for n in names if getattr(self, n)]
+
+    def to_json(self) -> dict:
+        return {
+            "value": self.value,
+            "center": [round(self.center[0], 1), round(self.center[1], 1)],
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 3),
+            "flags": self.flags,
+            "half": self.half,
+        }
+
+
+@dataclass(frozen=True)
+class CubeReading:
+    """The doubling cube: ``location`` is one of "centre", "top", "bottom", "tray"."""
+
+    location: str
+    center: tuple[float, float]
+    value: int | None = None  # the face, where legible
+
+    def to_json(self) -> dict:
+        return {"location": self.location, "center": list(self.center), "value": self.value}
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """One frame, in the image layout of DESIGN.md.
+
+    ``top`` and ``bottom`` hold 12 cells each, left to right as the rectified image shows them;
+    ``bar_light`` and ``bar_dark`` are the checkers of each colour on the bar.
+    """
+
+    top: tuple[CellReading, ...]
+    bottom: tuple[CellReading, ...]
+    bar_light: CellReading
+    bar_dark: CellReading
+    dice: tuple[DieReading, ...] = ()
+    cube: CubeReading | None = None
+    elapsed_ms: float = 0.0
+    notes: tuple[str, ...] = field(default=())
+
+    def cells(self) -> dict[str, CellReading]:
+        """Every cell by name: ``top-0``..``top-11``, ``bottom-0``..``bottom-11``, ``bar-light``/``-dark``."""
+        named = {f"top-{i}": c for i, c in enumerate(self.top)}
+        named.update({f"bottom-{i}": c for i, c in enumerate(self.bottom)})
+        named["bar-light"] = self.bar_light
+        named["bar-dark"] = self.bar_dark
+        return named
+
+    @property
+    def unreadable_points(self) -> list[str]:
+        return [name for name, c in self.cells().items() if not c.readable]
+
+    @property
+    def occluded(self) -> bool:
+        return bool(self.unreadable_points)
+
+    def counts(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+        """Best counts: (top, bottom, bar light, bar dark)."""
+        return (
+            tuple(c.count for c in self.top),
+            tuple(c.count for c in self.bottom),
+            self.bar_light.count,
+            self.bar_dark.count,
+        )
+
+    def to_json(self) -> dict:
+        top, bottom, bar_light, bar_dark = self.counts()
+        light = sum(v for v in top + bottom if v > 0) + bar_light
+        dark = sum(-v for v in top + bottom if v < 0) + bar_dark
+        return {
+            "top": list(top),
+            "bottom": list(bottom),
+            "bar": {"light": bar_light, "dark": bar_dark},
+            "off": {"light": max(0, 15 - light), "dark": max(0, 15 - dark)},
+            "confidence": {name: round(c.confidence, 3) for name, c in self.cells().items()},
+            "occluded": self.occluded,
+            "unreadable_points": self.unreadable_points,
+            "dice": [d.to_json() for d in self.dice],
+            "cube": self.cube.to_json() if self.cube else None,
+            "elapsed_ms": round(self.elapsed_ms, 2),
+        }
