@@ -1,0 +1,94 @@
+"""``referee legal``: every legal play of a roll, by gnubg Position ID.
+
+$ referee legal 4HPwATDgc/ABMA 31
+8/5 6/5          4HPwATDg8+ABMA
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from typing import TextIO
+
+from referee.cli import CommandError
+from referee.moves import legal_plays
+from referee.notation.position_id import decode_position_id, encode_position_id
+
+_DICE = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "legal",
+        help="list every legal play of a roll",
+        description="Lists every legal play of DICE from the position POSITION_ID (gnubg Position ID, "
+        "player on roll encoded second) with the Position ID it leaves (opponent on roll).",
+    )
+    p.add_argument("position_id", nargs="?", help="gnubg Position ID, e.g. 4HPwATDgc/ABMA")
+    p.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 3-1")
+    p.add_argument(
+        "--batch",
+        action="store_true",
+        help='read JSON lines {"position_id": ..., "dice": [d1, d2]} on stdin, write one JSON line each',
+    )
+    p.set_defaults(run=run)
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """Reads a roll written ``31``, ``3-1``, ``3,1`` or ``3 1``."""
+    m = _DICE.match(text)
+    if not m:
+        raise CommandError(f"cannot read the roll {text!r}: write two dice 1..6, e.g. 31 or 3-1")
+    return int(m.group(1)), int(m.group(2))
+
+
+def plays_json(position_id: str, dice: tuple[int, int]) -> dict:
+    """The answer for one query: each legal play's text and the Position ID it leaves."""
+    position = decode_position_id(position_id)
+    return {
+        "plays": [
+            {"move": play.text, "result": encode_position_id(play.result.swap())}
+            for play in legal_plays(position, dice)
+        ]
+    }
+
+
+def _query(line: str) -> dict:
+    try:
+        data = json.loads(line)
+        position_id = data["position_id"]
+        dice = tuple(data["dice"])
+        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice must be two integers 1..6, got {data['dice']!r}")
+        return plays_json(position_id, dice)  # type: ignore[arg-type]
+    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+        reason = f"missing key {e}" if isinstance(e, KeyError) else str(e)
+        return {"error": f'{reason}; expected {{"position_id": "...", "dice": [d1, d2]}}'}
+
+
+def run_batch(lines: TextIO, out: TextIO) -> int:
+    for line in lines:
+        if not line.strip():
+            continue
+        out.write(json.dumps(_query(line)) + "\n")
+    out.flush()
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position_id or args.dice:
+            raise CommandError("--batch reads its queries from standard input; give no position or dice")
+        return run_batch(sys.stdin, sys.stdout)
+    if not args.position_id or not args.dice:
+        raise CommandError("give a Position ID and a roll, e.g. `referee legal 4HPwATDgc/ABMA 31`")
+    try:
+        answer = plays_json(args.position_id, parse_dice(args.dice))
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    width = max(len(p["move"]) for p in answer["plays"]) + 2
+    for p in answer["plays"]:
+        print(f"{(p['move'] or '(no move)'):<{width}}{p['result']}")
+    return 0
