@@ -36,9 +36,8 @@ def main() -> None:
 
     t0 = time.perf_counter()
     queries = random_queries(a.n, a.seed)
-    print(
-        f"corpus: {len(queries)} positions from random games (seed {a.seed}) in {time.perf_counter() - t0:.0f} s"
-    )
+    took = time.perf_counter() - t0
+    print(f"corpus: {len(queries)} positions from random games (seed {a.seed}) in {took:.0f} s")
 
     bad = [q for q in queries if {p.result for p in legal_plays(q.position, q.dice)} != q.results]
     print(f"OpenSpiel: {len(bad)} mismatches in {len(queries)} positions")

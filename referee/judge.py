@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.moves import BAR, Play, Relax, _explore, _strict_choices, legal_plays
-from referee.position import START, Position
+from referee.moves import Play, Relax, legal_plays, reachable
+from referee.position import BAR, START, Position
 
 __all__ = ["START", "Judgement", "judge"]
 
@@ -57,7 +57,7 @@ def _why(before: Position, dice: tuple[int, int], after: Position, plays: tuple[
         return "an opponent's checker has left the board"
 
     key = (after.player, after.opponent)
-    partial = _explore(before, dice)
+    partial = reachable(before, dice)
     if key in partial:
         used = partial[key][1]
         if dice[0] == dice[1]:
@@ -71,13 +71,13 @@ def _why(before: Position, dice: tuple[int, int], after: Position, plays: tuple[
         (Relax(bar_first=True), "a checker on the bar must enter first"),
         (Relax(bear_off=True), _bear_off_reason(before)),
     ):
-        if key in _explore(before, dice, relax):
+        if key in reachable(before, dice, relax):
             return reason
     if before.player[BAR] and after.player[BAR] >= before.player[BAR]:
         return f"a checker on the bar must enter first, for example {example}"
     moved = _pips(before) - _pips(after)
     if moved != sum(dice) * (2 if dice[0] == dice[1] else 1):
-        return f"the checkers moved {moved} pips; the roll {roll} does not allow that play (for example {example})"
+        return f"the checkers moved {moved} pips, which {roll} does not allow (for example {example})"
     return f"that play is not possible with {roll}; legal plays include {example}"
 
 

@@ -94,7 +94,7 @@ def _apply(player: list[int], opponent: list[int], move: Move) -> tuple[list[int
     return player, opponent
 
 
-def _explore(position: Position, dice: tuple[int, int], relax: Relax = STRICT) -> dict:
+def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) -> dict:
     """Every position reachable with some of the dice: ``{(player, opponent): (moves, dice used)}``.
 
     The search goes one die at a time and merges equal positions at each step, so a double costs
@@ -147,7 +147,7 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     A roll that cannot be played at all gives one empty play that leaves the position as it is.
     """
     _check_dice(dice)
-    best = _strict_choices(_explore(position, dice), dice)
+    best = _strict_choices(reachable(position, dice), dice)
     return [Play(moves, Position(key[0], key[1])) for key, (moves, _) in best.items()]
 
 
