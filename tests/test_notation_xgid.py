@@ -1,0 +1,130 @@
+"""XGID both ways: the starting position, round trips, errors, and gnubg's own reading of XGIDs."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+
+import pytest
+
+from referee.notation.match_id import MatchState, decode_match_id, encode_match_id
+from referee.notation.position_id import decode_position_id, encode_position_id
+from referee.notation.xgid import Xgid, XgidError, decode_xgid, encode_xgid
+from referee.position import START, Position
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+
+
+def random_position(rng: random.Random) -> Position:
+    sides = [[0] * 25, [0] * 25]
+    for s in rng.sample((0, 1), 2):
+        for _ in range(rng.randint(0, 15)):
+            i = rng.choice([p for p in range(25) if p == 24 or not sides[1 - s][23 - p]])
+            sides[s][i] += 1
+    return Position(tuple(sides[0]), tuple(sides[1]))
+
+
+def random_state(rng: random.Random) -> MatchState:
+    length = rng.choice((0, 0, 1, 3, 5, 7, 11, 25))
+    on_roll = rng.randint(0, 1)
+    score = (rng.randint(0, max(length - 1, 0)), rng.randint(0, max(length - 1, 0)))
+    crawford = length > 1 and length - 1 in score and rng.random() < 0.5
+    dice = None if rng.random() < 0.3 else (rng.randint(1, 6), rng.randint(1, 6))
+    return MatchState(
+        cube=1 << rng.randint(0, 6) if not crawford else 1,
+        cube_owner=None if crawford else rng.choice((None, 0, 1)),
+        on_roll=on_roll,
+        turn=on_roll,
+        crawford=crawford,
+        dice=dice,
+        match_length=length,
+        score=score,
+        jacoby=length == 0 and rng.random() < 0.5,
+    )
+
+
+def test_start_position() -> None:
+    x = decode_xgid(START_XGID)
+    assert x.position == START
+    assert x.state == MatchState(on_roll=1, turn=1, dice=(5, 2))
+    assert (x.beavers, x.max_cube) == (False, 1024)
+    assert encode_xgid(START, MatchState(on_roll=1, turn=1, dice=(5, 2))) == START_XGID
+    # the same start with the top player on roll reads the same board from the other side
+    top = decode_xgid(START_XGID.replace(":1:52:", ":-1:52:"))
+    assert top.position == START and top.state.on_roll == 0
+
+
+def test_points_and_bars_follow_the_bottom_player() -> None:
+    x = decode_xgid("XGID=aa----E-C---eD---c-e----B-:1:-1:1:00:2:4:0:9:8")
+    # bottom (player 1) on roll: 13-point has 4; top (player 0) has one on the bar and one on its 24-point
+    assert x.position == Position.from_points({6: 5, 8: 3, 13: 4, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 1, 25: 1})
+    assert x.state.score == (4, 2)  # gnubg's player 0 is the top player, scored second in the XGID
+    assert (x.state.cube, x.state.cube_owner, x.state.dice, x.max_cube) == (2, 0, None, 256)
+
+
+def test_double_offered_and_money_rules() -> None:
+    text = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:D:0:0:3:0:10"
+    x = decode_xgid(text)
+    assert x.state.double_offered and x.state.on_roll == 0 and x.state.turn == 1
+    assert x.state.jacoby and x.beavers
+    assert encode_xgid(*x) == text
+
+
+def test_random_round_trips() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        x = Xgid(random_position(rng), random_state(rng), beavers=False, max_cube=1 << rng.randint(0, 12))
+        text = encode_xgid(*x)
+        assert decode_xgid(text) == x
+        assert decode_xgid(text.removeprefix("XGID=")) == x
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:0:10", "not an XGID"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:2:52:0:0:0:0:10", "turn -1 or 1"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:57:0:0:0:0:10", "two digits 1-6"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:2:5:10", "rules field"),
+        ("XGID=Ab----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", "is a bar"),
+        ("XGID=-b----E-C---eE---c-e----P-:0:0:1:52:0:0:0:0:10", "not an XGID"),
+        ("XGID=-b----E-C---eE---c-e---OB-:0:0:1:52:0:0:0:0:10", "checkers on the board"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:9:0:0:5:10", "exceeds the match length"),
+    ],
+)
+def test_bad_xgids_are_refused_clearly(text: str, words: str) -> None:
+    with pytest.raises(XgidError, match=words) as info:
+        decode_xgid(text)
+    assert isinstance(info.value, ValueError)
+
+
+def test_states_an_xgid_cannot_hold() -> None:
+    with pytest.raises(XgidError, match="game in progress"):
+        encode_xgid(START, MatchState(game_state=2))
+    with pytest.raises(XgidError, match="money-play rules"):
+        encode_xgid(START, MatchState(match_length=5, jacoby=True))
+
+
+def test_gnubg_reads_our_xgids_as_we_do() -> None:
+    gnubg = pytest.importorskip("gnubg")
+    rng = random.Random(11)
+    for _ in range(150):
+        position, state = random_position(rng), random_state(rng)
+        text = encode_xgid(position, state)
+        with contextlib.redirect_stdout(io.StringIO()):
+            gnubg.setgnubgid(text)
+        pid, mid = gnubg.gnubgid().split(":")
+        assert decode_position_id(pid) == position, text
+        got = decode_match_id(mid)
+        assert got.on_roll == state.on_roll and got.cube == state.cube, text
+        assert (got.cube_owner, got.score, got.match_length, got.crawford) == (
+            state.cube_owner,
+            state.score,
+            state.match_length,
+            state.crawford,
+        ), text
+        assert got.dice == (tuple(sorted(state.dice, reverse=True)) if state.dice else None), text
+        if not state.match_length:
+            assert got.jacoby == state.jacoby, text
+        assert encode_position_id(position) == pid and encode_match_id(got) == mid
