@@ -1,0 +1,95 @@
+"""The optional rules a table switches on, in one immutable value.
+
+    >>> opts = RuleOptions(jacoby=True, automatic_doubles=True, automatic_double_cap=2)
+    >>> opts.automatic_double_limit
+    4
+    >>> RuleOptions.from_mapping({"beavers": True}).beavers
+    True
+
+Jacoby, beavers and automatic doubles are money-game rules (as in GNU Backgammon): a match game ignores
+them. ``cubeless`` removes the cube altogether (the three-point house match of the seeds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+PHYSICAL_CUBE_MAX = 64  # the highest face of a real doubling cube
+
+
+class RuleOptionsError(ValueError):
+    """A rule option that does not exist or has a value it cannot take."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOptions:
+    """Optional rules of a table; the defaults are the plain rules with the house remedy for errors.
+
+    - ``jacoby``: in a money game, gammons and backgammons count as single games while the cube is
+      centred (never turned by a player; automatic doubles leave it centred).
+    - ``beavers``: in a money game, a player who is doubled may beaver: take and at once redouble, keeping
+      the cube, so it stands at four times its value before the double.
+    - ``automatic_doubles``: in a money game, each tie on the opening roll doubles the cube, which stays
+      centred, at most ``automatic_double_cap`` times a game (a cap of 2 lets the cube reach 4).
+    - ``max_cube``: the highest value the cube may reach, a power of two from 2 to 64.
+    - ``tournament_mode``: after an illegal play the opponent may accept it, and it stands once the
+      opponent rolls; otherwise (the house remedy) the pre-roll position is restored and the same
+      numbers are played again.
+    - ``on_checker_valid``: a die resting flat on a checker counts; by default it is thrown again.
+    - ``cubeless``: there is no cube; nobody may double.
+    """
+
+    jacoby: bool = False
+    beavers: bool = False
+    automatic_doubles: bool = False
+    automatic_double_cap: int = 1
+    max_cube: int = PHYSICAL_CUBE_MAX
+    tournament_mode: bool = False
+    on_checker_valid: bool = False
+    cubeless: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            wanted = int if f.type in ("int", int) else bool
+            # bool is an int in Python; an int where a bool belongs (or the reverse) is a config slip
+            if type(value) is not wanted:
+                raise RuleOptionsError(
+                    f"rule option {f.name} must be {'a whole number' if wanted is int else 'true or false'}, "
+                    f"got {value!r}"
+                )
+        if not 2 <= self.max_cube <= PHYSICAL_CUBE_MAX or self.max_cube & (self.max_cube - 1):
+            raise RuleOptionsError(
+                f"max_cube must be a power of two from 2 to {PHYSICAL_CUBE_MAX} "
+                f"(a cube face), got {self.max_cube}"
+            )
+        if not 0 <= self.automatic_double_cap <= 6:
+            raise RuleOptionsError(
+                "automatic_double_cap counts automatic doubles per game, 0..6, "
+                f"got {self.automatic_double_cap}"
+            )
+
+    @property
+    def automatic_double_limit(self) -> int:
+        """The highest cube value automatic doubles can reach (1 when they are off)."""
+        if not self.automatic_doubles or self.cubeless:
+            return 1
+        return min(2**self.automatic_double_cap, self.max_cube)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> RuleOptions:
+        """Reads options from a config table (TOML ``[rules]``); unknown keys are refused by name."""
+        if not isinstance(data, Mapping):
+            raise RuleOptionsError(f"rule options must be a table of name = value, got {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RuleOptionsError(
+                f"unknown rule option(s) {', '.join(map(str, unknown))}: known are {', '.join(sorted(known))}"
+            )
+        return cls(**dict(data))
+
+    def to_mapping(self) -> dict[str, Any]:
+        return asdict(self)
