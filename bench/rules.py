@@ -50,13 +50,13 @@ def main() -> None:
     cube, ctx = gnubg.cubeinfo(), gnubg.evalcontext()
     timed = queries[: a.timed]
     gc.collect()
-    ours = [_time(lambda q=q: legal_plays(q.position, q.dice), 3) for q in timed]
+    ours = [_time(lambda q=q: legal_plays(q.position, q.dice), 5) for q in timed]
     theirs = [
-        _time(lambda q=q: gnubg.findbestmoves(gnubg_board(q.position), cube, ctx, q.dice), 3) for q in timed
+        _time(lambda q=q: gnubg.findbestmoves(gnubg_board(q.position), cube, ctx, q.dice), 5) for q in timed
     ]
     ms = 1e3
     print(
-        f"legal_plays over {len(timed)} (position, roll) pairs, best of 3 each: "
+        f"legal_plays over {len(timed)} (position, roll) pairs, best of 5 each: "
         f"mean {statistics.mean(ours) * ms:.3f} ms, median {statistics.median(ours) * ms:.3f} ms, "
         f"worst {max(ours) * ms:.2f} ms"
     )

@@ -62,24 +62,39 @@ def _name(point: int) -> str:
     return "bar" if point == BAR_POINT else "off" if point == OFF else str(point)
 
 
-def _step(player: list[int], opponent: list[int], src: int, die: int, relax: Relax) -> Move | None:
-    """The move of one checker from ``src`` by ``die``, or None when the rules forbid it."""
-    if player[src - 1] == 0:
-        return None
-    if player[BAR] and src != BAR_POINT and not relax.bar_first:
-        return None
-    dst = src - die
-    if dst >= 1:
-        there = opponent[24 - dst]
-        if there >= 2:
-            return None
-        return Move(src, dst, there == 1)
-    if not relax.bear_off:
-        if any(player[6:]):  # a checker outside the home board or on the bar
-            return None
-        if dst < 0 and any(player[src:6]):  # an oversized die only from the highest point
-            return None
-    return Move(src, OFF)
+def _successors(player: tuple[int, ...], opponent: tuple[int, ...], die: int, relax: Relax):
+    """Every legal move of one checker by ``die``: yields (move, player after, opponent after).
+
+    The hot loop of the search: flags that hold for the whole position are computed once.
+    """
+    if player[BAR] and not relax.bar_first:
+        sources: range | tuple[int, ...] = (BAR_POINT,)
+    else:
+        sources = range(BAR_POINT, 0, -1)
+    may_bear_off = relax.bear_off or not any(player[6:])
+    for src in sources:
+        if not player[src - 1]:
+            continue
+        dst = src - die
+        if dst >= 1:
+            there = opponent[24 - dst]
+            if there >= 2:
+                continue
+            after = list(player)
+            after[src - 1] -= 1
+            after[dst - 1] += 1
+            if there:
+                hit = list(opponent)
+                hit[24 - dst] = 0
+                hit[BAR] += 1
+                yield Move(src, dst, True), tuple(after), tuple(hit)
+            else:
+                yield Move(src, dst, False), tuple(after), opponent
+        elif may_bear_off and (dst == 0 or relax.bear_off or not any(player[src:6])):
+            # an oversized die bears off only from the highest occupied point
+            after = list(player)
+            after[src - 1] -= 1
+            yield Move(src, OFF, False), tuple(after), opponent
 
 
 def _apply(player: list[int], opponent: list[int], move: Move) -> tuple[list[int], list[int]]:
@@ -109,16 +124,9 @@ def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) 
         for depth, die in enumerate(order, 1):
             used = order[:depth]
             following: dict = {}
-            for (player_t, opponent_t), moves in layer.items():
-                player, opponent = list(player_t), list(opponent_t)
-                for src in range(25, 0, -1):
-                    if not player[src - 1]:
-                        continue
-                    move = _step(player, opponent, src, die, relax)
-                    if move is None:
-                        continue
-                    p2, o2 = _apply(player, opponent, move)
-                    key = (tuple(p2), tuple(o2))
+            for (player, opponent), moves in layer.items():
+                for move, p2, o2 in _successors(player, opponent, die, relax):
+                    key = (p2, o2)
                     if key not in following:
                         following[key] = (*moves, move)
             for key, moves in following.items():
@@ -148,7 +156,7 @@ def legal_plays(position: Position, dice: tuple[int, int]) -> list[Play]:
     """
     _check_dice(dice)
     best = _strict_choices(reachable(position, dice), dice)
-    return [Play(moves, Position(key[0], key[1])) for key, (moves, _) in best.items()]
+    return [Play(moves, Position.derived(*key)) for key, (moves, _) in best.items()]
 
 
 def _check_dice(dice: tuple[int, int]) -> None:

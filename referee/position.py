@@ -49,7 +49,7 @@ class Position:
         for name, side in (("player", self.player), ("opponent", self.opponent)):
             if len(side) != 25:
                 raise PositionError(f"{name} needs 25 counts (24 points and the bar), got {len(side)}")
-            if any(n < 0 for n in side):
+            if min(side) < 0:
                 raise PositionError(f"{name} has a negative checker count")
             if sum(side) > CHECKERS:
                 raise PositionError(f"{name} has {sum(side)} checkers on the board; a side has {CHECKERS}")
@@ -59,6 +59,15 @@ class Position:
                     f"both sides have checkers on the player's {i + 1}-point "
                     f"(the opponent's {POINTS - i}-point)"
                 )
+
+    @classmethod
+    def derived(cls, player: Counts, opponent: Counts) -> Position:
+        """A position the rules derived from a valid one by legal moves: built without the checks,
+        which would otherwise cost more than generating the plays."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "player", player)
+        object.__setattr__(position, "opponent", opponent)
+        return position
 
     @classmethod
     def from_points(cls, player: dict[int, int], opponent: dict[int, int]) -> Position:
