@@ -417,17 +417,9 @@ class Game:
 
         In tournament mode, the opponent's roll makes a pending illegal play stand.
         """
-        s = self._state
-        events: list[Event] = []
-        if s.phase is Phase.ILLEGAL:
-            assert s.on_roll is not None
-            if side is s.on_roll:
-                raise GameError(self._illegal_waits())
-            s, events = self._stand(s, EventKind.ILLEGAL_STANDS, f"{s.on_roll.other.value} rolls")
-            if s.phase is Phase.OVER:
-                return self._commit(s, events)
-        elif s.phase is not Phase.ROLL:
-            raise GameError(self._not_now("roll", side))
+        s, events = self._start_turn("roll", side)
+        if s.phase is Phase.OVER:
+            return self._commit(s, events)
         assert s.on_roll is not None
         if side is not None and side is not s.on_roll:
             raise GameError(f"{side.value} cannot roll: it is {s.on_roll.value}'s turn")
@@ -515,17 +507,9 @@ class Game:
     def offer_double(self, by: Side | None = None) -> list[Event]:
         """The side on roll offers to double, before rolling. In tournament mode the opponent of a
         pending illegal play may double instead of rolling; the play then stands."""
-        s = self._state
-        events: list[Event] = []
-        if s.phase is Phase.ILLEGAL:
-            assert s.on_roll is not None
-            if by is s.on_roll:
-                raise GameError(self._illegal_waits())
-            s, events = self._stand(s, EventKind.ILLEGAL_STANDS, f"{s.on_roll.other.value} doubles")
-            if s.phase is Phase.OVER:
-                return self._commit(s, events)
-        elif s.phase is not Phase.ROLL:
-            raise GameError(self._not_now("double", by))
+        s, events = self._start_turn("double", by)
+        if s.phase is Phase.OVER:
+            return self._commit(s, events)
         assert s.on_roll is not None
         by = by or s.on_roll
         if by is not s.on_roll:
@@ -762,6 +746,19 @@ class Game:
             replace(s, phase=Phase.ILLEGAL, pending=PendingIllegal(board, verdict), correction=None), [event]
         )
         return verdict
+
+    def _start_turn(self, action: str, side: Side | None) -> tuple[GameState, list[Event]]:
+        """Checks that ``action`` (roll or double) may start a turn now. In tournament mode a pending
+        illegal play stands once its opponent rolls or doubles instead of answering it."""
+        s = self._state
+        if s.phase is Phase.ILLEGAL:
+            assert s.on_roll is not None
+            if side is s.on_roll:
+                raise GameError(self._illegal_waits())
+            return self._stand(s, EventKind.ILLEGAL_STANDS, f"{s.on_roll.other.value} {action}s")
+        if s.phase is not Phase.ROLL:
+            raise GameError(self._not_now(action, side))
+        return s, []
 
     def _stand(self, s: GameState, kind: EventKind, why: str) -> tuple[GameState, list[Event]]:
         """The pending illegal play stands: its board becomes the game's and the turn passes."""
