@@ -1,0 +1,437 @@
+"""Learn a board from one frame whose position is known: geometry, slot model, orientation.
+
+    profile = calibrate(cv2.imread("start.jpg"), corners, start=True)
+    profile.save("board.profile")
+
+The bar is found as the most uniform vertical band; the checker pitch, checker size and where the first
+checker of each row sits are fitted by making the known checkers' rims line up with the slots; then every
+slot of the frame becomes a training sample for the slot model (empty, light or dark), and the bar's
+known checkers are located by a first model trained on the points.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.augment import Cut, cut_checker, paste
+from calibration.profile import Profile
+from referee.layout import Board, ImageLayout, Orientation
+from vision.board_reader import BoardReader, SlotGrid, SlotSamples
+from vision.checkers import DARK, EMPTY, FEATURES, LIGHT, EmptyReference, SlotModel
+from vision.geometry import ROWS, BoardGeometry, find_bar
+from vision.rectify import Rectifier, check_corners, quad_aspect
+
+WIDTH = 320  # canonical field width in pixels: a checker is about 24 px across
+
+
+class CalibrationError(ValueError):
+    """The frame and what was said about it do not fit together."""
+
+
+@dataclass
+class _Fit:
+    geometry: BoardGeometry
+    score: float
+
+
+def _base(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> tuple[int, int, int]:
+    aspect = min(1.6, max(0.8, quad_aspect(corners)))
+    height = round(WIDTH / aspect)
+    return WIDTH, height, round(0.1 * WIDTH)
+
+
+def _occupancy(layout: ImageLayout, k: int) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+    """Slots that must hold a checker and slots just past each stack that must be empty."""
+    full, free = [], []
+    for row in ROWS:
+        values = layout.top if row == "top" else layout.bottom
+        for i, v in enumerate(values):
+            n = abs(v)
+            full += [(row, i, s) for s in range(min(n, k))]
+            free += [(row, i, s) for s in range(n, min(n + 2, k))]
+    return full, free
+
+
+def _score(canonical: np.ndarray, g: BoardGeometry, margin: int, layout: ImageLayout) -> float:
+    """How well slots on this geometry separate the known checkers from the known empty slots.
+
+    Each slot's margin is (nearest sample of another kind - nearest of its own kind), leave-one-out,
+    relative to their sum; a geometry that puts slots on checkers where the layout says so scores high.
+    """
+    grid = SlotGrid(g, margin)
+    prepared = grid.sampler.prepare(canonical)
+    full, free = _occupancy(layout, grid.k)
+    if not full or not free:
+        return 0.0
+    slots = full + free
+    centers = np.array([g.slot_center(*s) for s in slots])
+    feats = grid.sampler.features(prepared, grid.sampler.search(prepared, centers, grid.point_window))
+    kind = np.array([1] * len(full) + [0] * len(free))
+    x = (feats - feats.mean(axis=0)) / np.maximum(feats.std(axis=0), 1e-3)
+    d = np.sqrt(((x[:, None, :] - x[None]) ** 2).sum(axis=2))
+    np.fill_diagonal(d, np.inf)
+    same = np.where(kind[:, None] == kind[None], d, np.inf).min(axis=1)
+    other = np.where(kind[:, None] != kind[None], d, np.inf).min(axis=1)
+    ok = np.isfinite(same) & np.isfinite(other)
+    return float(np.mean((other[ok] - same[ok]) / (other[ok] + same[ok] + 1e-6)))
+
+
+def stack_pitch(canonical: np.ndarray, margin: int, g: BoardGeometry, layout: ImageLayout) -> float | None:
+    """The spacing of checkers along a point, from the autocorrelation of edges along the known stacks."""
+    pw = g.point_width
+    light = cv2.cvtColor(canonical, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    gy = np.abs(cv2.Sobel(light, cv2.CV_32F, 0, 1, ksize=3))
+    lags = np.arange(int(0.6 * pw), int(1.2 * pw) + 2)
+    acc = np.zeros(len(lags))
+    used = 0
+    for row in ROWS:
+        values = layout.top if row == "top" else layout.bottom
+        for i, v in enumerate(values):
+            n = min(abs(v), g.slots)
+            if n < 2:
+                continue
+            x = g.point_x(row, i) + margin
+            x0, x1 = int(x - 0.3 * pw), int(x + 0.3 * pw)
+            length = min(int(n * 1.15 * pw), g.height // 2)
+            if row == "top":
+                profile = gy[margin : margin + length, x0:x1].mean(axis=1)
+            else:
+                profile = gy[margin + g.height - length : margin + g.height, x0:x1].mean(axis=1)[::-1]
+            profile = profile - profile.mean()
+            for j, lag in enumerate(lags):
+                if lag < len(profile):
+                    acc[j] += (profile[:-lag] * profile[lag:]).mean() * (n - 1)
+            used += 1
+    if not used:
+        return None
+    j = int(np.argmax(acc))
+    if 0 < j < len(acc) - 1:  # parabolic refinement of the peak
+        a, b, c = acc[j - 1], acc[j], acc[j + 1]
+        denom = a - 2 * b + c
+        return float(lags[j] + (0.5 * (a - c) / denom if denom < 0 else 0.0))
+    return float(lags[j])
+
+
+def fit_geometry(canonical: np.ndarray, width: int, height: int, margin: int, layout: ImageLayout) -> _Fit:
+    """The bar, the checker pitch, the checker size and the row edges that fit the known checkers."""
+    field = canonical[margin : margin + height, margin : margin + width]
+    bar_x0, bar_x1 = find_bar(cv2.cvtColor(field, cv2.COLOR_BGR2LAB))
+    pw = (width - (bar_x1 - bar_x0)) / 12
+
+    def geometry(p: float, rx: float, top: float = 0.0, bottom: float = -1.0) -> BoardGeometry:
+        return BoardGeometry(width, height, bar_x0, bar_x1, p, rx, p / 2, top, bottom)
+
+    if not any(layout.top + layout.bottom):
+        return _Fit(geometry(0.92 * pw, 0.46 * pw), 0.0)
+    pitch = stack_pitch(canonical, margin, geometry(0.92 * pw, 0.46 * pw), layout) or 0.92 * pw
+    options = [geometry(pitch, f * pw) for f in (0.42, 0.46, 0.5)]
+    scored = [(_score(canonical, g, margin, layout), g) for g in options]
+    best = max(scored, key=lambda o: o[0])
+    g = best[1]
+    # where each row's first checker sits (the corners may cut into or stop short of the field)
+    for edge in ("top", "bottom"):
+        only = ImageLayout(
+            layout.top if edge == "top" else (0,) * 12, layout.bottom if edge == "bottom" else (0,) * 12
+        )
+        if not any(only.top + only.bottom):
+            continue
+        cands = []
+        for e in (-0.2, -0.1, 0.0, 0.1):
+            if edge == "top":
+                cand = geometry(g.pitch, g.radius_x, e * g.pitch, g.bottom_edge)
+            else:
+                cand = geometry(g.pitch, g.radius_x, g.top_edge, height - e * g.pitch)
+            cands.append((_score(canonical, cand, margin, only), -abs(e), cand))
+        g = max(cands, key=lambda o: (o[0], o[1]))[2]
+    return _Fit(g, _score(canonical, g, margin, layout))
+
+
+def slot_labels(layout: ImageLayout, k: int) -> np.ndarray:
+    """EMPTY / LIGHT / DARK for every point slot, in :class:`SlotGrid` order."""
+    labels = []
+    for row in ROWS:
+        values = layout.top if row == "top" else layout.bottom
+        for v in values:
+            colour = LIGHT if v > 0 else DARK
+            labels += [colour if s < abs(v) else EMPTY for s in range(k)]
+    return np.array(labels, dtype=np.int8)
+
+
+def _bar_labels(
+    model: SlotModel, features: np.ndarray, centers: np.ndarray, pitch: float, layout: ImageLayout
+):  # type: ignore[no-untyped-def]
+    """Label the bar candidates: the most checker-like ones of each colour, as many as the layout says."""
+    d = model.distances(features)
+    labels = np.full(len(features), EMPTY, dtype=np.int8)
+    keep = np.ones(len(features), dtype=bool)
+    for colour, n in ((LIGHT, layout.bar_light), (DARK, layout.bar_dark)):
+        if n == 0:
+            continue
+        if not np.isfinite(d[:, colour]).any():
+            raise CalibrationError(
+                f"{n} {'light' if colour == LIGHT else 'dark'} checker(s) on the bar but none on the points: "
+                "calibrate on a frame with that colour on a point"
+            )
+        score = d[:, colour] - np.minimum(d[:, EMPTY], 1e6)
+        taken: list[int] = []
+        for i in np.argsort(score):
+            if labels[i] != EMPTY:
+                continue
+            if all(np.hypot(*(centers[i] - centers[j])) >= 0.8 * pitch for j in taken):
+                taken.append(int(i))
+                if len(taken) == n:
+                    break
+        for i in taken:
+            labels[i] = colour
+    checkers = np.flatnonzero(labels != EMPTY)
+    for i in range(len(features)):
+        near = [j for j in checkers if np.hypot(*(centers[i] - centers[j])) < 0.75 * pitch]
+        if labels[i] == EMPTY and near:
+            # a candidate half on a checker finds that checker; the reader merges such neighbours
+            labels[i] = labels[near[0]]
+    return labels, keep
+
+
+def empty_reference(model: SlotModel, sets: TrainingSets, k: int) -> EmptyReference | None:
+    """The look of each slot that was empty in the frame, and how far light and noise (and checkers pasted
+    beside it) moved it in the variants: an empty slot much farther from its own look is covered."""
+    n = 24 * k
+    feats, labels = sets.main
+    copies = [(feats[i : i + n], labels[i : i + n]) for i in range(n, len(feats), n)]
+    return _reference(model, feats[:n], labels[:n], copies)
+
+
+def _reference(
+    model: SlotModel, features: np.ndarray, labels: np.ndarray, copies: list[tuple[np.ndarray, np.ndarray]]
+) -> EmptyReference | None:
+    original = model.standardise(features)
+    ref = np.where((labels == EMPTY)[:, None], original, np.nan).astype(np.float32)
+    moved = []
+    for copy_features, copy_labels in copies:
+        copy = model.standardise(copy_features)
+        keep = (copy_labels == EMPTY) & (labels == EMPTY)
+        moved.append(np.sqrt(((copy[keep] - original[keep]) ** 2).sum(axis=1) / original.shape[1]))
+    if not moved or not np.concatenate(moved).size:
+        return None
+    limit = max(0.3, REFERENCE_FACTOR * float(np.percentile(np.concatenate(moved), 99)))
+    return EmptyReference(ref, limit)
+
+
+REFERENCE_FACTOR = 1.25
+# how well known checkers must separate from known empty slots (leave-one-out margin, see _score) for a
+# frame to be taken as showing that position: true layouts fit 0.35-0.45, wrong ones 0.05-0.15
+START_FIT = 0.25
+
+
+def junction_labels(layout: ImageLayout, k: int) -> np.ndarray:
+    """EMPTY for the dips between two checkers of a known first row, -1 where nothing is known."""
+    labels = []
+    for row in ROWS:
+        values = layout.top if row == "top" else layout.bottom
+        for v in values:
+            n = abs(v)
+            labels += [EMPTY if n <= k and j < n else -1 for j in range(1, k)]
+    return np.array(labels, dtype=np.int8)
+
+
+@dataclass
+class TrainingSets:
+    main: tuple[np.ndarray, np.ndarray]  # point slot features and labels
+    junction: tuple[np.ndarray, np.ndarray]  # dip features and labels
+    original: SlotSamples  # the frame as it is
+    bar_copies: list[np.ndarray]  # bar features of each variant (same candidates as the original)
+
+
+def training_sets(
+    canonical: np.ndarray, grid: SlotGrid, layout: ImageLayout, rng: np.random.Generator, copies: int = 5
+) -> TrainingSets:
+    """Slots of the frame itself plus ``copies`` variants with its own checkers pasted onto empty points
+    (off the grid) and onto its stacks' dips, under a little different light."""
+    g, k, m = grid.geometry, grid.k, grid.sampler.margin
+    original = grid.sample(canonical)
+    labels = slot_labels(layout, k)
+    jl = junction_labels(layout, k)
+    feats, labs = [original.point_features], [labels]
+    jfeats, jlabs = [original.junction_features[jl >= 0]], [jl[jl >= 0]]
+    cuts: dict[int, list[Cut]] = {LIGHT: [], DARK: []}
+    for n, (x, y) in enumerate(original.point_centers):
+        colour = int(labels[n])
+        if colour != EMPTY and len(cuts[colour]) < 12:
+            cuts[colour].append(cut_checker(canonical, (int(x) + m, int(y) + m), g.radius_x, g.radius_y))
+    colours = [c for c in (LIGHT, DARK) if cuts[c]]
+    if not colours:
+        return TrainingSets(
+            (np.concatenate(feats), np.concatenate(labs)), (np.zeros((0, FEATURES)), jl[:0]), original, []
+        )
+    values = {"top": layout.top, "bottom": layout.bottom}
+    bar_copies = []
+    for _ in range(copies):
+        img = canonical.copy()
+        slot_lab = labels.copy()
+        junc_lab = np.full((24, k - 1), -1, dtype=np.int8)
+        upper: list[tuple[str, int, int, int]] = []
+        for r, row in enumerate(ROWS):
+            for i, v in enumerate(values[row]):
+                n = abs(v)
+                colour = LIGHT if v > 0 else DARK
+                if n == 0 and rng.random() < 0.8:
+                    colour = colours[int(rng.integers(len(colours)))]
+                    n = int(rng.integers(1, k + 1))
+                    base = (r * 12 + i) * k
+                    slot_lab[base : base + n] = colour
+                    for s in range(n):
+                        x, y = g.slot_center(row, i, s)
+                        x += float(rng.uniform(-0.5, 0.5)) * g.radius_x
+                        y += float(rng.uniform(-0.08, 0.08)) * g.pitch
+                        paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m))
+                if n > k or n < 3 or colour not in colours:
+                    continue
+                junc_lab[r * 12 + i, : n - 1] = EMPTY
+                if rng.random() < 0.6:
+                    upper.append((row, i, colour, int(rng.integers(1, n))))
+        for row, i, colour, count in upper:
+            r = ROWS.index(row)
+            junc_lab[r * 12 + i, :count] = colour
+            for j in range(1, count + 1):
+                x, y = g.slot_center(row, i, j - 0.5)
+                x += float(rng.uniform(-0.2, 0.2)) * g.radius_x
+                paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m), shadow=0.35)
+        gain = float(rng.uniform(0.85, 1.15))
+        img = np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
+        sample = grid.sample(img)
+        feats.append(sample.point_features)
+        labs.append(slot_lab)
+        flat = junc_lab.ravel()
+        jfeats.append(sample.junction_features[flat >= 0])
+        jlabs.append(flat[flat >= 0])
+        bar_copies.append(sample.bar_features)
+    return TrainingSets(
+        (np.concatenate(feats), np.concatenate(labs)),
+        (np.concatenate(jfeats), np.concatenate(jlabs)),
+        original,
+        bar_copies,
+    )
+
+
+def _start_layout(canonical: np.ndarray, width: int, height: int, margin: int) -> tuple[Orientation, _Fit]:
+    """Which start layout the frame shows: the occupancy pattern whose checkers line up best,
+    then the side whose checkers are lighter is light."""
+    fits = {o: fit_geometry(canonical, width, height, margin, Board.start().layout(o))
+            for o in (Orientation.BOTTOM_RIGHT, Orientation.BOTTOM_LEFT)}  # fmt: skip
+    pattern = max(fits, key=lambda o: fits[o].score)
+    fit = fits[pattern]
+    layout = Board.start().layout(pattern)
+    grid = SlotGrid(fit.geometry, margin)
+    samples = grid.sample(canonical)
+    labels = slot_labels(layout, grid.k)
+    lightness = samples.point_features[:, 0]  # L of the checker's face
+    light_l = float(lightness[labels == LIGHT].mean())
+    dark_l = float(lightness[labels == DARK].mean())
+    if light_l >= dark_l:
+        return pattern, fit
+    flipped = {Orientation.BOTTOM_RIGHT: Orientation.TOP_RIGHT, Orientation.BOTTOM_LEFT: Orientation.TOP_LEFT}
+    return flipped[pattern], fit
+
+
+def default_orientation(layout: ImageLayout) -> Orientation:
+    """The orientation a known layout implies: the start position's own, else bottom-right."""
+    for o in Orientation:
+        if Board.start().layout(o) == layout:
+            return o
+    return Orientation.BOTTOM_RIGHT
+
+
+def calibrate(
+    frame: np.ndarray,
+    corners: Sequence[tuple[float, float]],
+    known: ImageLayout | None = None,
+    start: bool = False,
+    orientation: Orientation | None = None,
+    source: str = "",
+) -> Profile:
+    """A profile from one frame: ``known`` gives its position, or ``start`` says it is the start position."""
+    if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+        raise CalibrationError("expected a colour image")
+    if (known is None) == (not start):
+        raise CalibrationError("give exactly one of a known layout or the start position")
+    try:
+        check_corners(corners)
+    except ValueError as e:
+        raise CalibrationError(str(e)) from None
+    width, height, margin = _base(frame, corners)
+    weak = ""
+    canonical = Rectifier(corners, width, height, margin).warp(frame)
+    if start:
+        found, fit = _start_layout(canonical, width, height, margin)
+        if fit.score < START_FIT:
+            raise CalibrationError(
+                f"the frame does not look like the starting position (checkers fit the start's points "
+                f"{fit.score:.2f}, a start fits above {START_FIT}): check the corners, or calibrate with "
+                "--known LAYOUT.json giving the position shown"
+            )
+        orientation = orientation or found
+        layout = Board.start().layout(found)
+    else:
+        assert known is not None
+        layout = known
+        orientation = orientation or default_orientation(layout)
+        fit = fit_geometry(canonical, width, height, margin, layout)
+        if any(layout.top + layout.bottom) and fit.score < START_FIT:
+            weak = f"the known position fits the frame poorly ({fit.score:.2f}): check the corners and layout"
+    g = fit.geometry
+    grid = SlotGrid(g, margin)
+    sets = training_sets(canonical, grid, layout, np.random.default_rng(0))
+    first = SlotModel.fit(*sets.main)
+    samples = sets.original
+    bar_labels, keep = _bar_labels(first, samples.bar_features, samples.bar_centers, g.pitch, layout)
+    bar_feats = [samples.bar_features[keep]] + [b[keep] for b in sets.bar_copies]
+    model = SlotModel.fit(
+        np.concatenate([sets.main[0], *bar_feats]),
+        np.concatenate([sets.main[1], *[bar_labels[keep]] * len(bar_feats)]),
+    )
+    reference = empty_reference(model, sets, grid.k)
+    bar_reference = _reference(
+        model, samples.bar_features, bar_labels, [(b, bar_labels) for b in sets.bar_copies]
+    )
+    if bar_reference is not None and reference is not None:
+        # the bar's variants only change the light; allow it the slack the points needed for drift too
+        bar_reference.limit = max(bar_reference.limit, reference.limit)
+    junction = None
+    if len(set(sets.junction[1].tolist())) >= 2:
+        junction = SlotModel.fit(*sets.junction)
+    profile = Profile(
+        (frame.shape[1], frame.shape[0]),
+        tuple((float(x), float(y)) for x, y in corners),
+        g,
+        margin,
+        orientation,
+        model,
+        junction,
+        reference,
+        bar_reference,
+        source=source,
+    )
+    profile.notes = _self_check(profile, frame, layout)
+    if not start and weak:
+        profile.notes.insert(0, weak)
+    return profile
+
+
+def _self_check(profile: Profile, frame: np.ndarray, layout: ImageLayout) -> list[str]:
+    """Read the calibration frame back; a board that does not read itself will not read others."""
+    reading = BoardReader(profile, use_dice=False).read(frame, dice=())
+    top, bottom, bar_light, bar_dark = reading.counts()
+    notes = []
+    for row, got, want in (("top", top, layout.top), ("bottom", bottom, layout.bottom)):
+        notes += [
+            f"the calibration frame reads back {row}-{i} as {g}, not {w}"
+            for i, (g, w) in enumerate(zip(got, want, strict=True))
+            if g != w
+        ]
+    if (bar_light, bar_dark) != (layout.bar_light, layout.bar_dark):
+        notes.append(f"the calibration frame reads back the bar as {bar_light} light, {bar_dark} dark")
+    return notes

@@ -1,0 +1,200 @@
+"""Calibration: corners, markers, the profile file, and learning a board from one known frame."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.field import FieldNotFound, find_field, find_markers, marker_sheet, parse_corners
+from calibration.learn import CalibrationError, calibrate, default_orientation
+from calibration.profile import Profile, ProfileError
+from referee.cli import main
+from referee.layout import Board, ImageLayout, Orientation
+from vision.board_reader import BoardReader
+
+
+def test_parse_corners_reads_four_pairs() -> None:
+    assert parse_corners("1,2 30.5,2 30,40 1,40") == [(1.0, 2.0), (30.5, 2.0), (30.0, 40.0), (1.0, 40.0)]
+
+
+@pytest.mark.parametrize("text", ["1,2 3,4 5,6", "a,b c,d e,f g,h", "1,2 300,2 300,200 1,200 5,5"])
+def test_parse_corners_rejects_nonsense(text: str) -> None:
+    with pytest.raises(ValueError, match="corners"):
+        parse_corners(text)
+
+
+def test_parse_corners_rejects_crossed_order() -> None:
+    with pytest.raises(ValueError, match="convex"):
+        parse_corners("0,0 300,200 300,0 0,200")
+
+
+def test_profile_round_trip(tmp_path: Path) -> None:
+    p = Profile.example()
+    p.camera = {"exposure_us": 12000, "gains": [1.5, 1.2]}
+    p.save(tmp_path / "a.profile")
+    q = Profile.load(tmp_path / "a.profile")
+    assert q.to_json() == p.to_json()
+    assert q.camera["gains"] == [1.5, 1.2]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "something else"}', "not a calibration profile"),
+        ('{"format": "bg-referee-calibration", "version": 99}', "version 99"),
+    ],
+)
+def test_bad_profiles_name_the_problem_and_the_fix(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "bad.profile"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=problem) as e:
+        Profile.load(path)
+    assert "referee calibrate" in str(e.value)
+
+
+def test_damaged_model_is_refused(tmp_path: Path) -> None:
+    data = Profile.example().to_json()
+    data["model"]["labels"] = data["model"]["labels"][:-1]
+    path = tmp_path / "damaged.profile"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="damaged"):
+        Profile.load(path)
+
+
+def test_profile_refuses_frames_of_another_size() -> None:
+    with pytest.raises(ProfileError, match="640x480"):
+        Profile.example().check_frame(1280, 720)
+
+
+def test_markers_give_the_inner_corners() -> None:
+    sheet = np.full((600, 800), 255, np.uint8)
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    places = {0: (100, 80), 1: (620, 80), 2: (620, 440), 3: (100, 440)}  # top-left of each marker
+    for i, (x, y) in places.items():
+        sheet[y : y + 80, x : x + 80] = cv2.aruco.generateImageMarker(dictionary, i, 80)
+    corners = find_markers(cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR))
+    assert corners is not None
+    want = [(179, 159), (620, 159), (620, 440), (179, 440)]
+    assert np.allclose(corners, want, atol=2.5)
+
+
+def test_no_field_found_says_to_pass_corners() -> None:
+    with pytest.raises(FieldNotFound, match="--corners"):
+        find_field(np.full((200, 300, 3), 128, np.uint8))
+
+
+def test_outline_of_a_plain_board_is_found() -> None:
+    img = np.full((400, 600, 3), 40, np.uint8)
+    cv2.fillConvexPoly(img, np.array([[100, 60], [500, 70], [520, 350], [90, 340]]), (200, 220, 230))
+    corners, how = find_field(img)
+    assert how == "outline"
+    assert np.allclose(corners, [(100, 60), (500, 70), (520, 350), (90, 340)], atol=4)
+
+
+def test_marker_sheet_holds_four_markers() -> None:
+    corners = find_markers(cv2.cvtColor(marker_sheet(1600, 300), cv2.COLOR_GRAY2BGR))
+    assert corners is not None
+
+
+def test_default_orientation_comes_from_a_start_layout() -> None:
+    assert default_orientation(Board.start().layout(Orientation.TOP_LEFT)) is Orientation.TOP_LEFT
+    assert default_orientation(ImageLayout((0,) * 12, (0,) * 12)) is Orientation.BOTTOM_RIGHT
+
+
+def test_calibrate_refuses_a_grey_image() -> None:
+    with pytest.raises(CalibrationError):
+        calibrate(np.zeros((100, 100), np.uint8), [(0, 0), (99, 0), (99, 99), (0, 99)], start=True)
+
+
+def _label(shared: Path, name: str) -> dict:
+    return next(
+        d for d in json.loads((shared / "real-boards" / "labels.json").read_text()) if d["image"] == name
+    )
+
+
+def _read(shared: Path, profile: Profile, name: str) -> dict:
+    return (
+        BoardReader(profile, use_dice=False)
+        .read(cv2.imread(str(shared / "real-boards" / name)), dice=())
+        .to_json()
+    )
+
+
+@pytest.mark.shared
+def test_frame0_profile_reads_itself_and_flags_the_hands(shared_data: Path) -> None:
+    label = _label(shared_data, "frame0.jpg")
+    frame = cv2.imread(str(shared_data / "real-boards" / "frame0.jpg"))
+    profile = calibrate(frame, [tuple(c) for c in label["board_quad"]], known=ImageLayout.from_json(label))
+    got = _read(shared_data, profile, "frame0.jpg")
+    assert (got["top"], got["bottom"], got["bar"]) == (label["top"], label["bottom"], label["bar"])
+    assert not got["occluded"]
+    for name in ("frame2.jpg", "frame4.jpg"):
+        assert _read(shared_data, profile, name)["occluded"], name
+
+
+@pytest.mark.shared
+def test_oblique_start_position_finds_its_orientation(shared_data: Path) -> None:
+    label = _label(shared_data, "test2.jpg")
+    frame = cv2.imread(str(shared_data / "real-boards" / "test2.jpg"))
+    profile = calibrate(frame, [tuple(c) for c in label["board_quad"]], start=True)
+    assert profile.orientation is Orientation.TOP_RIGHT
+    got = _read(shared_data, profile, "test2.jpg")
+    assert (got["top"], got["bottom"]) == (label["top"], label["bottom"])
+
+
+@pytest.mark.shared
+def test_cli_calibrate_and_read(shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    label = _label(shared_data, "test10.jpg")
+    known = tmp_path / "known.json"
+    known.write_text(json.dumps({k: label[k] for k in ("top", "bottom", "bar")}))
+    image = str(shared_data / "real-boards" / "test10.jpg")
+    corners = " ".join(f"{x},{y}" for x, y in label["board_quad"])
+    profile = str(tmp_path / "p.profile")
+    assert main(["calibrate", image, "--corners", corners, "--known", str(known), "-o", profile]) == 0
+    capsys.readouterr()
+    assert main(["read", image, "--profile", profile, "--json", "--no-dice"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["image"] == image
+    assert (got["top"], got["bottom"], got["bar"]) == (label["top"], label["bottom"], {"light": 0, "dark": 2})
+    assert set(got) >= {"off", "confidence", "occluded", "unreadable_points", "dice", "elapsed_ms"}
+
+
+def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    junk = tmp_path / "junk.jpg"
+    junk.write_bytes(b"not an image")
+    assert main(["calibrate", str(junk), "--start", "-o", str(tmp_path / "p")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.profile"
+    bad.write_text("{}")
+    assert main(["read", str(junk), "--profile", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "not a calibration profile" in err and "referee calibrate" in err
+
+
+def test_cli_markers_writes_png_and_pdf(tmp_path: Path) -> None:
+    assert main(["markers", "-o", str(tmp_path / "m.png"), "--size", "800"]) == 0
+    assert find_markers(cv2.imread(str(tmp_path / "m.png"))) is not None
+    assert main(["markers", "-o", str(tmp_path / "m.pdf"), "--size", "800"]) == 0
+    assert (tmp_path / "m.pdf").read_bytes().startswith(b"%PDF-1.4")
+
+
+@pytest.mark.shared
+def test_empty_board_reads_empty(shared_data: Path) -> None:
+    label = _label(shared_data, "test4.jpg")
+    frame = cv2.imread(str(shared_data / "real-boards" / "test4.jpg"))
+    profile = calibrate(frame, [tuple(c) for c in label["board_quad"]], known=ImageLayout.from_json(label))
+    got = _read(shared_data, profile, "test4.jpg")
+    assert got["top"] == [0] * 12 and got["bottom"] == [0] * 12 and not got["occluded"]
+
+
+@pytest.mark.shared
+def test_start_is_refused_on_a_frame_that_is_not_the_start(shared_data: Path) -> None:
+    label = _label(shared_data, "frame0.jpg")
+    frame = cv2.imread(str(shared_data / "real-boards" / "frame0.jpg"))
+    with pytest.raises(CalibrationError, match="does not look like the starting position"):
+        calibrate(frame, [tuple(c) for c in label["board_quad"]], start=True)

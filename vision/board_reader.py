@@ -1,0 +1,216 @@
+"""Read a board from one camera frame with a calibration profile.
+
+    reader = BoardReader(Profile.load("board.profile"))
+    reading = reader.read(cv2.imread("frame.jpg"))
+    reading.to_json()["top"]
+
+The frame is rectified, every checker slot of every point and a row of candidates along the bar are
+searched and classified (:mod:`vision.checkers`), the calls become counts with their doubts
+(:mod:`vision.stacks`), and 15 a side narrows what it can. Dice found by :mod:`vision.dice` (when that
+module is present) spoil the slots under them instead of being read as checkers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.profile import Profile, ProfileError
+from vision.checkers import EMPTY, Prepared, SlotCall, SlotModel, SlotSampler, call_slots
+from vision.geometry import ROWS, BoardGeometry
+from vision.occlusion import foreign_line, foreign_points
+from vision.reading import BoardReading, DieReading
+from vision.rectify import Rectifier
+from vision.stacks import bar_cells, conserve, point_cell
+
+
+@dataclass
+class SlotSamples:
+    """Features of every slot of one frame: points (24 x K, top row then bottom) and the bar."""
+
+    point_features: np.ndarray  # (24*K) x F
+    point_centers: np.ndarray  # found centres, field coordinates
+    bar_features: np.ndarray
+    bar_centers: np.ndarray
+    junction_features: np.ndarray  # 24 x (K-1): between slots j-1 and j, where a second layer sits
+    junction_centers: np.ndarray
+    prepared: Prepared
+
+
+class SlotGrid:
+    """Where to look for checkers on a fitted geometry, and how far to search around each slot."""
+
+    def __init__(self, geometry: BoardGeometry, margin: int) -> None:
+        self.geometry = geometry
+        self.sampler = SlotSampler(geometry, margin)
+        g = geometry
+        self.k = g.slots
+        self.nominal = np.array(
+            [g.slot_center(row, i, k) for row in ROWS for i in range(12) for k in range(self.k)],
+            dtype=np.float64,
+        )
+        self.bar_nominal = np.array(g.bar_centers(), dtype=np.float64)
+        self.junction_nominal = np.array(
+            [g.slot_center(row, i, j - 0.5) for row in ROWS for i in range(12) for j in range(1, self.k)],
+            dtype=np.float64,
+        ).reshape(-1, 2)
+        # checkers drift up to a third of a checker sideways, less along the stack
+        self.point_window = (max(1, round(0.33 * 2 * g.radius_x)), max(1, round(0.22 * g.pitch)))
+        self.bar_window = (max(1, round(0.12 * (g.bar_x1 - g.bar_x0) + 1)), max(1, round(0.26 * g.pitch)))
+
+    def sample(self, canonical: np.ndarray) -> SlotSamples:
+        prepared = self.sampler.prepare(canonical)
+        pf, pc = self.sampler.sample(prepared, self.nominal, self.point_window)
+        bf, bc = self.sampler.sample(prepared, self.bar_nominal, self.bar_window)
+        jf, jc = self.sampler.sample(prepared, self.junction_nominal, self.point_window)
+        return SlotSamples(pf, pc, bf, bc, jf, jc, prepared)
+
+    def point_index(self, row: str, index: int, k: int) -> int:
+        return ((0 if row == "top" else 1) * 12 + index) * self.k + k
+
+
+class BoardReader:
+    """Reads frames of the board and camera a profile was made for."""
+
+    def __init__(self, profile: Profile, use_dice: bool = True) -> None:
+        self.profile = profile
+        self.grid = SlotGrid(profile.geometry, profile.margin)
+        g = profile.geometry
+        self.rectifier = Rectifier(profile.corners, g.width, g.height, profile.margin)
+        self.model: SlotModel = profile.model
+        self.junction_model: SlotModel | None = profile.junction_model
+        self.reference = profile.reference
+        self._find_dice = _dice_finder() if use_dice else None
+        self.dice_error = ""  # why dice are not being read, when they are not
+        # slots that the camera does not see at all (the field runs off the frame) are never guessed
+        w, h = profile.image_size
+        pad = max(g.radius_x, g.radius_y)
+
+        def outside(centers: np.ndarray) -> np.ndarray:
+            corners = [centers + [dx, dy] for dx in (-pad, pad) for dy in (-pad, pad)]
+            img = np.stack([self.rectifier.to_image(c) for c in corners])
+            return ((img[..., 0] < 0) | (img[..., 0] >= w) | (img[..., 1] < 0) | (img[..., 1] >= h)).any(
+                axis=0
+            )
+
+        self._outside_points = outside(self.grid.nominal)
+        self._outside_bar = outside(self.grid.bar_nominal)
+        self._outside_junctions = (
+            outside(self.grid.junction_nominal) if len(self.grid.junction_nominal) else None
+        )
+
+    def read(self, frame: np.ndarray, dice: tuple[DieReading, ...] | None = None) -> BoardReading:
+        """One frame (BGR, the profile's size) to a reading; ``dice`` skips the dice search when given."""
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
+            raise ValueError("expected a colour frame (H x W x 3, BGR)")
+        self.profile.check_frame(frame.shape[1], frame.shape[0])
+        start = time.perf_counter()
+        if dice is None:
+            dice = self._dice(frame)
+        samples = self.grid.sample(self.rectifier.warp(frame))
+        k = self.grid.k
+        novelty = self.model.novelty
+        point_d, point_near = self.model.measure(samples.point_features)
+        bar_d, bar_near = self.model.measure(samples.bar_features)
+        spoiled = self._under_dice(dice, samples.point_centers)
+        under_die = np.array(spoiled, dtype=bool)
+        # a die is no hand: the slots under it are spoiled (anything may be there), not foreign
+        point_near = np.where(under_die, 0.0, point_near)
+        score = point_near / novelty
+        if self.reference is not None:
+            # a slot that reads empty but no longer looks like it did empty at calibration is covered
+            changed = self.reference.changed(self.model.standardise(samples.point_features))
+            score = np.where(
+                (point_d.argmin(axis=1) == EMPTY) & ~under_die, np.maximum(score, changed), score
+            )
+        point_foreign = foreign_points(score.reshape(2, 12, k), 1.0).ravel()
+        bar_score = bar_near / novelty
+        if self.profile.bar_reference is not None:
+            changed = self.profile.bar_reference.changed(self.model.standardise(samples.bar_features))
+            bar_score = np.where(bar_d.argmin(axis=1) == EMPTY, np.maximum(bar_score, changed), bar_score)
+        bar_foreign = foreign_line(bar_score, 1.0)
+        point_calls = call_slots(point_d, novelty, self._outside_points | point_foreign, point_near)
+        bar_calls = call_slots(bar_d, novelty, self._outside_bar | bar_foreign, bar_near)
+        junction_calls = None
+        if self.junction_model is not None and k > 1:
+            jm = self.junction_model
+            junction_d, junction_near = jm.measure(samples.junction_features)
+            junction_calls = call_slots(junction_d, jm.novelty, self._outside_junctions, junction_near)
+        rows = {}
+        for r, row in enumerate(ROWS):
+            cells = []
+            for i in range(12):
+                base = (r * 12 + i) * k
+                jbase = (r * 12 + i) * (k - 1)
+                upper = junction_calls[jbase : jbase + k - 1] if junction_calls is not None else None
+                cells.append(
+                    point_cell(point_calls[base : base + k], wildcard=spoiled[base : base + k], upper=upper)
+                )
+            rows[row] = cells
+        bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * self.profile.geometry.pitch)
+        named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
+        named["bar-light"], named["bar-dark"] = bar_light, bar_dark
+        named, notes = conserve(named)
+        if self.dice_error:
+            notes.append(f"dice not read: {self.dice_error}")
+        elapsed = (time.perf_counter() - start) * 1000
+        return BoardReading(
+            tuple(named[f"top-{i}"] for i in range(12)),
+            tuple(named[f"bottom-{i}"] for i in range(12)),
+            named["bar-light"],
+            named["bar-dark"],
+            dice=tuple(dice),
+            elapsed_ms=elapsed,
+            notes=tuple(notes),
+        )
+
+    def slot_calls(self, frame: np.ndarray) -> tuple[list[SlotCall], list[SlotCall]]:
+        """The raw calls of every point slot and bar candidate (for diagnostics and benchmarks)."""
+        samples = self.grid.sample(self.rectifier.warp(frame))
+        return (
+            call_slots(self.model.distances(samples.point_features), self.model.novelty),
+            call_slots(self.model.distances(samples.bar_features), self.model.novelty),
+        )
+
+    def _dice(self, frame: np.ndarray) -> tuple[DieReading, ...]:
+        if self._find_dice is None:
+            return ()
+        try:
+            return tuple(
+                self._find_dice(frame, field_quad=np.asarray(self.profile.corners, dtype=np.float64))
+            )
+        except (ValueError, RuntimeError) as e:
+            # a dice failure must not cost the board reading; a reader that cannot start is not retried
+            self.dice_error = str(e)
+            self._find_dice = None
+            return ()
+
+    def _under_dice(self, dice: tuple[DieReading, ...], centers: np.ndarray) -> list[bool]:
+        spoiled = [False] * len(centers)
+        if not dice:
+            return spoiled
+        g = self.profile.geometry
+        for die in dice:
+            x0, y0, x1, y1 = die.box
+            box = self.rectifier.to_field(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            bx0, by0 = box.min(axis=0)
+            bx1, by1 = box.max(axis=0)
+            for n, (cx, cy) in enumerate(centers):
+                if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
+                    spoiled[n] = True
+        return spoiled
+
+
+def _dice_finder():  # type: ignore[no-untyped-def]
+    """``vision.dice.find_dice`` when the dice reader is installed, else None."""
+    try:
+        module = importlib.import_module("vision.dice")
+    except ImportError:
+        return None
+    return getattr(module, "find_dice", None)
+
+
+__all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples"]
