@@ -1,0 +1,322 @@
+"""``referee demo``: a whole game refereed at a virtual table, through the real pipeline.
+
+Frames are rendered by the renderer, read by the calibrated board and dice readers, judged by the
+session, and shown with the console stand-in for the table's lights and buzzer. No camera, no GPIO.
+
+    $ referee demo --save-frames demo-frames --video demo.mp4
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from referee.cli import CommandError
+from referee.demo_script import Shot, VirtualTable, demo_game
+from referee.live import BUTTONS_FILE
+from referee.session import Say
+
+DEMO_RULES = {"cubeless": True}  # the three-point house match
+WAIT_FRAMES = 30  # how long the virtual players wait for an expected signal (3 s at 10 fps)
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "demo",
+        help="referee a scripted game at a virtual table (no camera needed)",
+        description="Plays a whole game at a virtual table through the real pipeline: rendered frames, "
+        "the board and dice readers, the session, console lights and tones. Under a minute.",
+    )
+    p.add_argument(
+        "--record", type=Path, help="the SQLite record to write (default: in a new temporary folder)"
+    )
+    p.add_argument(
+        "--mat", type=Path, help="where to write the game as a .mat file (default: beside the record)"
+    )
+    p.add_argument(
+        "--save-frames",
+        type=Path,
+        metavar="DIR",
+        help="save the frames: DIR/frames (raw, with timestamps.txt, replayable with `referee run`) and "
+        "DIR/annotated; also writes DIR/profile.json and DIR/replay.toml",
+    )
+    p.add_argument(
+        "--video", type=Path, metavar="FILE", help="save the annotated frames as a video (.mp4 or .avi)"
+    )
+    p.add_argument("--turns", type=int, default=None, help="stop the scripted game after this many turns")
+    p.set_defaults(run=run)
+
+
+@dataclass
+class DemoResult:
+    """What happened: the signals in order, which expected ones were missed, where the record is."""
+
+    signals: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    says: list[Say] = field(default_factory=list)
+    record: Path | None = None
+    mat: Path | None = None
+    frames: int = 0
+    seconds: float = 0.0
+    dice_from_truth: bool = False
+    confirmed: int = 0  # plays the referee asked about and the players confirmed
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.turns is not None and args.turns < 1:
+        raise CommandError("--turns must be at least 1")
+    if args.video is not None and args.video.suffix.lower() not in (".mp4", ".avi"):
+        raise CommandError(f"--video {args.video}: name a .mp4 or .avi file")
+    record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
+    if record.exists():
+        raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
+    result = run_demo(
+        record,
+        shots=demo_game(turns=args.turns),
+        save_frames=args.save_frames,
+        video=args.video,
+        mat=args.mat,
+    )
+    return 0 if not result.missed else 1
+
+
+def _dice_reader_works(table: VirtualTable, reader: Any) -> bool:
+    """Whether the dice models are installed and read a rendered roll right."""
+    from referee.demo_script import DieAt
+    from referee.layout import Board
+
+    shot = Shot(Board.start(), dice=(DieAt(5, 0.7, 0.5), DieAt(2, 0.82, 0.45)))
+    frame = table.render(shot, 0, -2)
+    try:
+        from vision.dice import find_dice
+
+        dice = find_dice(frame.image, field_quad=[tuple(c) for c in reader.profile.corners])
+    except Exception:
+        return False
+    return sorted(d.value or 0 for d in dice) == [2, 5]
+
+
+def run_demo(
+    record: Path,
+    *,
+    shots: list[Shot] | None = None,
+    out: TextIO | None = None,
+    save_frames: Path | None = None,
+    video: Path | None = None,
+    mat: Path | None = None,
+    seed: int = 0,
+) -> DemoResult:
+    """Plays ``shots`` (the scripted demo game by default) and returns what the referee did."""
+    from calibration.learn import calibrate
+    from calibration.profile import Profile
+    from hardware.console_signals import ConsoleSignals
+    from referee.journal import Journal
+    from referee.live import Buttons, Pipeline, show
+    from referee.rules_options import RuleOptions
+    from referee.session import Session, SessionOptions
+    from vision.board_reader import BoardReader
+
+    out = out or sys.stdout
+    began = time.perf_counter()
+    shots = shots if shots is not None else demo_game()
+    table = VirtualTable(seed=seed)
+    print("referee demo: a virtual table, a rendered camera, the real readers and rules", file=out)
+    start = table.calibration_frame()
+    corners = [tuple(float(v) for v in c) for c in start.field_quad]
+    profile = calibrate(start.image, corners, start=True, source="demo start frame")
+    profile = Profile.from_json(profile.to_json())  # exactly what a saved profile gives `referee run`
+    print(f"calibrated on the starting position: light's home is {profile.orientation.value}", file=out)
+    for note in profile.notes:
+        print(f"  calibration note: {note}", file=out)
+    reader = BoardReader(profile)
+    result = DemoResult(record=record)
+    result.dice_from_truth = not _dice_reader_works(table, reader)
+    if result.dice_from_truth:
+        print(
+            "  note: the dice models are not installed, so the dice are taken from the renderer's truth "
+            "(the checkers are still read from the frames)",
+            file=out,
+        )
+    journal = Journal(record)
+    options = SessionOptions(
+        profile.orientation, RuleOptions.from_mapping(DEMO_RULES), match_length=3, unclear_after=0.5
+    )
+    session = Session(options, journal)
+    signals = ConsoleSignals(out)
+    buttons = Buttons(signals)
+    pipeline = Pipeline(reader)
+    writer = _FrameWriter(save_frames, video, profile) if (save_frames or video) else None
+    index = 0
+    misses_in_a_row = 0
+    for shot_index, shot in enumerate(shots):
+        if shot.caption:
+            print(f"-- {shot.caption}", file=out, flush=True)
+        if shot.press:
+            signals.press(_button(shot.press))
+        seen = False
+        k = 0
+        # players wait for the referee's light: a shot that expects a signal lasts until it comes
+        # (but once the referee is out of step with the script, waiting is of no use)
+        wait = WAIT_FRAMES if misses_in_a_row < 2 else 0
+        while k < shot.frames or (shot.expect and not seen and k < shot.frames + wait):
+            frame = table.frame(shot, min(k, shot.frames - 1), shot_index, index)
+            says = []
+            for name in buttons.drain():
+                says += session.press(name, frame.t)
+                if writer:
+                    writer.button(frame.t, name)
+            dice = frame.truth_dice if result.dice_from_truth else None
+            obs = pipeline.observe(frame.image, frame.t, frame.index, dice=dice)
+            says += session.observe(obs)
+            for say in says:
+                show(signals, say, out)
+                result.says.append(say)
+                if say.signal:
+                    result.signals.append(say.signal)
+                    seen = seen or say.signal == shot.expect
+            if session.question is not None and session.question == shot.board:
+                print("-- the players confirm: they press ACCEPT", file=out)
+                signals.press(_button("ACCEPT"))  # handed to the session with the next frame
+                result.confirmed += 1
+            if writer:
+                writer.add(frame, obs.reading is not None, says, session.status())
+            result.frames += 1
+            index += 1
+            k += 1
+        if shot.expect and not seen:
+            result.missed.append(f"{shot.expect} at '{shot.caption}'")
+            print(f"  (the demo expected {shot.expect} here)", file=out)
+            misses_in_a_row += 1
+        elif shot.expect:
+            misses_in_a_row = 0
+    if writer:
+        writer.close()
+    mat_path = mat or record.with_suffix(".mat")
+    if session.match_id is not None:
+        from referee.export import ExportError, write_match_mat
+
+        try:
+            mat_path.write_text(write_match_mat(journal, session.match_id))
+            result.mat = mat_path
+        except ExportError as e:
+            print(f"  no .mat written: {e}", file=out)
+    journal.close()
+    result.seconds = time.perf_counter() - began
+    print(f"record: {record}", file=out)
+    if result.mat:
+        print(f"match file (gnubg: import mat): {result.mat}", file=out)
+    if save_frames:
+        print(
+            f"frames: {save_frames}/frames (replay: referee run --config {save_frames}/replay.toml)", file=out
+        )
+    verdict = (
+        "every expected signal was given" if not result.missed else f"MISSED: {', '.join(result.missed)}"
+    )
+    table_time = result.frames / table.fps
+    print(
+        f"{result.frames} frames ({table_time:.1f} s at the table) in {result.seconds:.1f} s; {verdict}",
+        file=out,
+    )
+    return result
+
+
+def _button(name: str) -> Any:
+    from hardware.signals import Button
+
+    return Button[name]
+
+
+class _FrameWriter:
+    """Raw frames for replay, annotated frames for people, and a video."""
+
+    COLOURS = {
+        "READY": (60, 200, 60),
+        "ROLL_OK": (60, 200, 60),
+        "REROLL": (0, 170, 255),
+        "CANNOT_SEE": (0, 170, 255),
+        "ILLEGAL": (40, 40, 230),
+        "GAME_OVER": (230, 180, 40),
+    }
+
+    def __init__(self, folder: Path | None, video: Path | None, profile: Any) -> None:
+        self.folder = folder
+        self.video_path = video
+        self.video: Any = None
+        self.times: list[str] = []
+        self.buttons: list[str] = []
+        self.banner = ("", (200, 200, 200))
+        if folder is not None:
+            (folder / "frames").mkdir(parents=True, exist_ok=True)
+            (folder / "annotated").mkdir(parents=True, exist_ok=True)
+            profile.save(folder / "profile.json")
+            (folder / "replay.toml").write_text(_replay_config(folder))
+
+    def add(self, frame: Any, settled: bool, says: list[Say], status: str) -> None:
+        import cv2
+
+        if self.folder is not None:
+            name = f"frame_{frame.index:05d}.png"
+            cv2.imwrite(str(self.folder / "frames" / name), frame.image)
+            self.times.append(f"{name} {frame.t:.3f}")
+        for say in says:
+            if say.signal:
+                self.banner = (f"{say.signal}: {say.text}", self.COLOURS.get(say.signal, (200, 200, 200)))
+        img = frame.image.copy()
+        h, w = img.shape[:2]
+        cv2.rectangle(img, (0, 0), (w, 58), (30, 30, 30), -1)
+        cv2.putText(
+            img,
+            f"{frame.t:5.1f}s  {frame.shot.caption}"[:110],
+            (10, 22),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6,
+            (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
+        text, colour = self.banner
+        cv2.putText(img, text[:120], (10, 48), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
+        cv2.circle(img, (w - 20, 20), 9, (60, 200, 60) if settled else (0, 170, 255), -1)
+        if self.folder is not None:
+            cv2.imwrite(str(self.folder / "annotated" / f"frame_{frame.index:05d}.png"), img)
+        if self.video_path is not None:
+            if self.video is None:
+                fourcc = cv2.VideoWriter_fourcc(
+                    *("mp4v" if self.video_path.suffix.lower() == ".mp4" else "MJPG")
+                )
+                self.video = cv2.VideoWriter(str(self.video_path), fourcc, 10.0, (w, h))
+            self.video.write(img)
+
+    def button(self, t: float, name: str) -> None:
+        self.buttons.append(f"{t:.3f} {name}")
+
+    def close(self) -> None:
+        if self.folder is not None:
+            (self.folder / "frames" / "timestamps.txt").write_text("\n".join(self.times) + "\n")
+            if self.buttons:
+                (self.folder / "frames" / BUTTONS_FILE).write_text("\n".join(self.buttons) + "\n")
+        if self.video is not None:
+            self.video.release()
+
+
+def _replay_config(folder: Path) -> str:
+    return (
+        "# Replays the demo's frames through `referee run`: the same decisions as the demo made.\n"
+        "[camera]\n"
+        f'source = "replay:{(folder / "frames").resolve()}"\n\n'
+        "[signals]\n"
+        'output = "console"\n\n'
+        "[referee]\n"
+        f'profile = "{(folder / "profile.json").resolve()}"\n'
+        f'record = "{(folder / "replay.sqlite").resolve()}"\n'
+        "match_length = 3\n"
+        "settle_frames = 2\n"
+        "unclear_after = 0.5\n\n"
+        "[rules]\n"
+        "cubeless = true\n"
+    )

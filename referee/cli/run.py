@@ -1,0 +1,87 @@
+"""``referee run --config FILE``: referee a table live (or a recording) as the config says.
+
+The session resumes the game in progress in the record, so a restart after a crash or a power cut
+carries on where it stopped. Replaying a recorded folder of frames gives the decisions the live run gave.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from referee.cli import CommandError
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="referee a table live from the camera (or a recording) named in a config file",
+        description="Watches the frame source of the config, judges every play, signals the table and "
+        "keeps the record. Keys on the console: d=double t=take p=drop a=accept n=new game (then Enter).",
+    )
+    p.add_argument("--config", type=Path, required=True, help="TOML config (see examples/referee.toml)")
+    p.add_argument("--no-keys", action="store_true", help="do not read button keys from the console")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from calibration.profile import Profile, ProfileError
+    from hardware import notify
+    from hardware.frames import FrameSourceError, SourceSpecError
+    from hardware.sources import open_signals, open_source
+    from referee.config import RefereeConfigError, load_config
+    from referee.journal import Journal, JournalError
+    from referee.live import Buttons, LatestFrames, Pipeline, drive, read_buttons
+    from referee.session import Session, SessionOptions
+    from vision.board_reader import BoardReader
+
+    try:
+        config = load_config(args.config)
+        profile = Profile.load(config.profile)
+        journal = Journal(config.record)
+    except (RefereeConfigError, ProfileError, JournalError) as e:
+        raise CommandError(str(e)) from None
+    options = SessionOptions(
+        profile.orientation,
+        config.rules,
+        match_length=config.match_length,
+        dice_frames=config.dice_frames,
+        unclear_after=config.unclear_after,
+    )
+    session = Session.resume(options, journal)
+    if session.game is not None:
+        print(f"resuming game {session.game_number}: {session.status()}", flush=True)
+    hardware = config.hardware
+    try:
+        source = open_source(hardware.camera)
+    except (SourceSpecError, FrameSourceError) as e:
+        raise CommandError(str(e)) from None
+    signals = open_signals(hardware.signals)
+    buttons = Buttons(signals)
+    console = hardware.signals.output == "console" and hasattr(signals, "read_keys")
+    if console and not args.no_keys and sys.stdin is not None and sys.stdin.isatty():
+        signals.read_keys()
+    pipeline = Pipeline(BoardReader(profile), still_frames=config.settle_frames)
+    spec = hardware.camera.source
+    recorded = Path(spec.removeprefix("replay:"))
+    live = not spec.startswith("replay:") and not recorded.exists()
+    frames = LatestFrames(source) if live else iter(source)
+    try:
+        presses = read_buttons(recorded) if recorded.is_dir() else []
+    except ValueError as e:
+        raise CommandError(str(e)) from None
+    notify.ready(session.status())
+    try:
+        n = drive(frames, pipeline, session, signals, buttons, presses=presses)
+    except FrameSourceError as e:
+        raise CommandError(f"the camera stopped: {e}") from None
+    finally:
+        if isinstance(frames, LatestFrames):
+            frames.close()
+        source.close()
+        signals.close()
+        journal.close()
+    print(f"{n} frames; {session.status()}; record: {config.record}")
+    return 0

@@ -1,0 +1,116 @@
+"""The TOML config of ``referee run``: frame source and pins (``[camera]``, ``[signals]``, read by
+:mod:`hardware.config`), plus the referee's own ``[referee]`` and ``[rules]`` tables.
+
+    [referee]
+    profile = "/var/lib/bg-referee/board.profile"   # from `referee calibrate`
+    record = "/var/lib/bg-referee/record.sqlite"    # the game record (resumed after a restart)
+    match_length = 0          # 0 = money play; 3 with [rules] cubeless = true is the house match
+    settle_frames = 3         # still frames before the board counts as settled
+
+    [rules]
+    tournament_mode = false   # see referee.rules_options.RuleOptions for every option
+
+    >>> cfg = RefereeConfig.from_toml({"referee": {"profile": "p.json", "record": "r.sqlite"}})
+    >>> cfg.match_length, cfg.rules.tournament_mode
+    (None, False)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.rules_options import RuleOptions, RuleOptionsError
+
+REFEREE_KEYS = {"profile", "record", "match_length", "settle_frames", "dice_frames", "unclear_after"}
+
+
+class RefereeConfigError(ValueError):
+    """The ``[referee]`` or ``[rules]`` table is wrong; the message names the key and what to do."""
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    profile: Path
+    record: Path
+    match_length: int | None = None
+    settle_frames: int = 3
+    dice_frames: int = 2
+    unclear_after: float = 2.0
+    rules: RuleOptions = field(default_factory=RuleOptions)
+    hardware: Any = None  # hardware.config.HardwareConfig
+    base: Path = Path(".")
+
+    @classmethod
+    def from_toml(cls, data: Mapping[str, Any], base: Path = Path(".")) -> RefereeConfig:
+        table = data.get("referee")
+        if not isinstance(table, Mapping):
+            raise RefereeConfigError(
+                'the config has no [referee] table: add one with profile = "..." (from `referee calibrate`) '
+                'and record = "..." (where the game record goes)'
+            )
+        unknown = sorted(set(table) - REFEREE_KEYS)
+        if unknown:
+            raise RefereeConfigError(
+                f"unknown key(s) in [referee]: {', '.join(unknown)}; "
+                f"known are {', '.join(sorted(REFEREE_KEYS))}"
+            )
+        for key in ("profile", "record"):
+            if not isinstance(table.get(key), str) or not table[key].strip():
+                raise RefereeConfigError(f'[referee] needs {key} = "a path"')
+
+        def whole(key: str, default: int, low: int) -> int:
+            value = table.get(key, default)
+            if type(value) is not int or value < low:
+                raise RefereeConfigError(f"[referee] {key} must be a whole number >= {low}, got {value!r}")
+            return value
+
+        unclear = table.get("unclear_after", 2.0)
+        if type(unclear) not in (int, float) or unclear <= 0:
+            raise RefereeConfigError(
+                f"[referee] unclear_after must be a positive number of seconds, got {unclear!r}"
+            )
+        try:
+            rules = RuleOptions.from_mapping(data.get("rules", {}))
+        except RuleOptionsError as e:
+            raise RefereeConfigError(f"[rules]: {e}") from None
+        length = whole("match_length", 0, 0)
+        return cls(
+            profile=(base / table["profile"]).expanduser(),
+            record=(base / table["record"]).expanduser(),
+            match_length=length or None,
+            settle_frames=whole("settle_frames", 3, 1),
+            dice_frames=whole("dice_frames", 2, 1),
+            unclear_after=float(unclear),
+            rules=rules,
+            base=base,
+        )
+
+
+def load_config(path: str | Path) -> RefereeConfig:
+    """The whole config file: referee tables here, hardware tables by :mod:`hardware.config`.
+
+    Relative paths in ``[referee]`` are taken from the config file's folder.
+    """
+    from hardware.config import ConfigError, HardwareConfig
+
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RefereeConfigError(
+            f"config file {path} does not exist; copy examples/referee.toml there"
+        ) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise RefereeConfigError(f"cannot read the config file {path}: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RefereeConfigError(f"{path} is not valid TOML: {e}") from None
+    config = RefereeConfig.from_toml(data, base=path.resolve().parent)
+    try:
+        hardware = HardwareConfig.from_toml(data)
+    except ConfigError as e:
+        raise RefereeConfigError(f"{path}: {e}") from None
+    return RefereeConfig(**{**config.__dict__, "hardware": hardware})

@@ -1,0 +1,362 @@
+"""The game record: an SQLite file that survives a power cut, written before the table is told anything.
+
+Every confirmed position, roll, play, verdict with its reason, cube action and result is one row of
+``events``; illegal and unclear calls keep the rectified frame as a PNG in ``evidence``. Each event is
+written in one transaction together with the session's state, so after a crash the referee resumes from
+the last event it recorded (WAL journal, ``synchronous=FULL``: a committed row is on the disk).
+
+    >>> j = Journal(":memory:")
+    >>> m = j.start_match(length=3, rules={})
+    >>> g = j.start_game(m, 1)
+    >>> j.record(g, "roll", side="light", dice=(3, 1), text="light rolls 3-1") > 0
+    True
+    >>> [e.kind for e in j.events(g)]
+    ['roll']
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    length INTEGER,            -- NULL for money play
+    rules TEXT NOT NULL,       -- JSON of the rule options
+    light_name TEXT NOT NULL DEFAULT 'light',
+    dark_name TEXT NOT NULL DEFAULT 'dark',
+    score_light INTEGER NOT NULL DEFAULT 0,
+    score_dark INTEGER NOT NULL DEFAULT 0,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL,
+    started REAL NOT NULL,
+    crawford INTEGER NOT NULL DEFAULT 0,
+    score_light INTEGER NOT NULL DEFAULT 0,  -- the match score before this game
+    score_dark INTEGER NOT NULL DEFAULT 0,
+    finished REAL,
+    winner TEXT,
+    kind INTEGER,     -- 1 single, 2 gammon, 3 backgammon
+    cube INTEGER,
+    points INTEGER,
+    resigned INTEGER NOT NULL DEFAULT 0,  -- 1 when a double was dropped
+    history TEXT  -- JSON list of the game's events (referee.game.Event.to_dict), for export
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    t REAL,              -- stream time of the frame that decided it
+    wall REAL NOT NULL,  -- wall-clock time it was written
+    kind TEXT NOT NULL,  -- setup, opening, roll, reroll, play, illegal, unclear, restored, accepted, cube...
+    side TEXT,
+    dice TEXT,           -- "31"
+    play TEXT,           -- move text, gnubg style
+    position_id TEXT,    -- gnubg Position ID of the confirmed position, the side on roll first
+    board TEXT,          -- JSON {"light": [25 counts], "dark": [25 counts]}
+    verdict TEXT,
+    reason TEXT,
+    text TEXT            -- the narration shown at the table
+);
+CREATE INDEX IF NOT EXISTS events_game ON events(game_id);
+CREATE TABLE IF NOT EXISTS evidence (
+    event_id INTEGER PRIMARY KEY REFERENCES events(id),
+    png BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    event_id INTEGER,
+    data TEXT NOT NULL   -- the session's snapshot, JSON
+);
+"""
+
+
+class JournalError(ValueError):
+    """The record file cannot be opened or is not a referee record."""
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    game_id: int
+    t: float | None
+    kind: str
+    side: str | None
+    dice: tuple[int, int] | None
+    play: str | None
+    position_id: str | None
+    board: dict | None
+    verdict: str | None
+    reason: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    match_id: int
+    number: int
+    started: float
+    crawford: bool
+    score_light: int
+    score_dark: int
+    finished: float | None
+    winner: str | None
+    kind: int | None
+    cube: int | None
+    points: int | None
+    resigned: bool
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    id: int
+    started: float
+    length: int | None
+    rules: dict
+    score_light: int
+    score_dark: int
+    finished: float | None
+
+
+class Journal:
+    """The record store. ``path`` may be ``":memory:"`` for tests."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise JournalError(
+                f"{self.path} is not a usable referee record ({e}): name a new file or a record written "
+                "by the referee"
+            ) from None
+        except OSError as e:
+            raise JournalError(f"cannot create the record {self.path}: {e}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self, sql: str, args: Iterable[Any]) -> int:
+        with self._tx():
+            cur = self._db.execute(sql, tuple(args))
+            return int(cur.lastrowid or 0)
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # --- writing -----------------------------------------------------------------------------------
+
+    def start_match(self, length: int | None, rules: dict, state: dict | None = None) -> int:
+        with self._tx():
+            cur = self._db.execute(
+                "INSERT INTO matches (started, length, rules) VALUES (?, ?, ?)",
+                (time.time(), length, json.dumps(rules, sort_keys=True)),
+            )
+            if state is not None:
+                self._save_state(None, state)
+            return int(cur.lastrowid or 0)
+
+    def start_game(
+        self, match_id: int, number: int, crawford: bool = False, score: tuple[int, int] = (0, 0)
+    ) -> int:
+        return self._write(
+            "INSERT INTO games (match_id, number, started, crawford, score_light, score_dark) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (match_id, number, time.time(), int(crawford), score[0], score[1]),
+        )
+
+    def record(
+        self,
+        game_id: int,
+        kind: str,
+        *,
+        t: float | None = None,
+        side: str | None = None,
+        dice: tuple[int, int] | None = None,
+        play: str | None = None,
+        position_id: str | None = None,
+        board: dict | None = None,
+        verdict: str | None = None,
+        reason: str | None = None,
+        text: str = "",
+        evidence: bytes | None = None,
+        state: dict | None = None,
+    ) -> int:
+        """One event, its evidence and the session state after it, in one transaction."""
+        with self._tx():
+            cur = self._db.execute(
+                "INSERT INTO events (game_id, t, wall, kind, side, dice, play, position_id, board, "
+                "verdict, reason, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    t,
+                    time.time(),
+                    kind,
+                    side,
+                    f"{dice[0]}{dice[1]}" if dice else None,
+                    play,
+                    position_id,
+                    json.dumps(board) if board is not None else None,
+                    verdict,
+                    reason,
+                    text,
+                ),
+            )
+            event_id = int(cur.lastrowid or 0)
+            if evidence is not None:
+                self._db.execute("INSERT INTO evidence (event_id, png) VALUES (?, ?)", (event_id, evidence))
+            if state is not None:
+                self._save_state(event_id, state)
+        return event_id
+
+    def finish_game(
+        self,
+        game_id: int,
+        winner: str,
+        kind: int,
+        cube: int,
+        points: int,
+        resigned: bool,
+        match_score: tuple[int, int],
+        state: dict | None = None,
+        history: list[dict] | None = None,
+    ) -> None:
+        with self._tx():
+            self._db.execute(
+                "UPDATE games SET finished=?, winner=?, kind=?, cube=?, points=?, resigned=?, history=? "
+                "WHERE id=?",
+                (
+                    time.time(),
+                    winner,
+                    kind,
+                    cube,
+                    points,
+                    int(resigned),
+                    json.dumps(history) if history is not None else None,
+                    game_id,
+                ),
+            )
+            self._db.execute(
+                "UPDATE matches SET score_light=?, score_dark=? "
+                "WHERE id=(SELECT match_id FROM games WHERE id=?)",
+                (match_score[0], match_score[1], game_id),
+            )
+            if state is not None:
+                self._save_state(None, state)
+
+    def finish_match(self, match_id: int) -> None:
+        self._write("UPDATE matches SET finished=? WHERE id=?", (time.time(), match_id))
+
+    def save_state(self, state: dict) -> None:
+        with self._tx():
+            self._save_state(None, state)
+
+    def _save_state(self, event_id: int | None, state: dict) -> None:
+        self._db.execute(
+            "INSERT INTO state (id, event_id, data) VALUES (1, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET event_id=excluded.event_id, data=excluded.data",
+            (event_id, json.dumps(state, sort_keys=True)),
+        )
+
+    # --- reading -----------------------------------------------------------------------------------
+
+    def load_state(self) -> dict | None:
+        """The session state saved with the last event, or None for a fresh record."""
+        row = self._db.execute("SELECT data FROM state WHERE id=1").fetchone()
+        return json.loads(row[0]) if row else None
+
+    def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[Event]:
+        rows = self._db.execute(
+            "SELECT id, game_id, t, kind, side, dice, play, position_id, board, verdict, reason, text "
+            "FROM events WHERE game_id=? ORDER BY id",
+            (game_id,),
+        ).fetchall()
+        wanted = set(kinds) if kinds is not None else None
+        out = []
+        for r in rows:
+            if wanted is not None and r[3] not in wanted:
+                continue
+            dice = (int(r[5][0]), int(r[5][1])) if r[5] else None
+            board = json.loads(r[8]) if r[8] else None
+            out.append(Event(r[0], r[1], r[2], r[3], r[4], dice, r[6], r[7], board, r[9], r[10], r[11] or ""))
+        return out
+
+    def evidence(self, event_id: int) -> bytes | None:
+        row = self._db.execute("SELECT png FROM evidence WHERE event_id=?", (event_id,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def games(self, match_id: int | None = None) -> list[GameRow]:
+        sql = (
+            "SELECT id, match_id, number, started, crawford, score_light, score_dark, finished, winner, "
+            "kind, cube, points, resigned FROM games"
+        )
+        args: tuple = ()
+        if match_id is not None:
+            sql += " WHERE match_id=?"
+            args = (match_id,)
+        rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+        return [
+            GameRow(
+                r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7], r[8], r[9], r[10], r[11], bool(r[12])
+            )
+            for r in rows
+        ]
+
+    def history(self, game_id: int) -> list[dict] | None:
+        """A finished game's events (``referee.game.Event.to_dict``), or None."""
+        row = self._db.execute("SELECT history FROM games WHERE id=?", (game_id,)).fetchone()
+        return json.loads(row[0]) if row and row[0] else None
+
+    def game(self, game_id: int) -> GameRow | None:
+        return next((g for g in self.games() if g.id == game_id), None)
+
+    def matches(self) -> list[MatchRow]:
+        rows = self._db.execute(
+            "SELECT id, started, length, rules, score_light, score_dark, finished FROM matches ORDER BY id"
+        ).fetchall()
+        return [MatchRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
+
+    def match(self, match_id: int) -> MatchRow | None:
+        return next((m for m in self.matches() if m.id == match_id), None)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on an exception); nests as a no-op."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.outer = False
+
+    def __enter__(self) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.outer = True
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if not self.outer:
+            return
+        if exc_type is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")

@@ -1,0 +1,86 @@
+"""The game record: written before the signal, survives reopening, keeps evidence, resumes the session."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from test_session_fixtures import O, Table, after, die, signals
+
+from referee.journal import Journal, JournalError
+from referee.layout import Board, Side
+from referee.session import Session, SessionOptions, Stage
+
+START = Board.start()
+
+
+def test_events_evidence_and_state_survive_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "rec.sqlite"
+    with Journal(path) as j:
+        m = j.start_match(3, {"cubeless": True})
+        g = j.start_game(m, 1)
+        e = j.record(
+            g, "illegal", side="light", dice=(3, 1), reason="why", evidence=b"\x89PNG", state={"a": 1}
+        )
+        j.finish_game(g, "light", 2, 1, 2, False, (2, 0))
+    with Journal(path) as j:
+        assert [ev.kind for ev in j.events(g)] == ["illegal"]
+        assert j.events(g)[0].dice == (3, 1) and j.events(g)[0].reason == "why"
+        assert j.evidence(e) == b"\x89PNG"
+        assert j.load_state() == {"a": 1}
+        game = j.games()[0]
+        assert (game.winner, game.kind, game.points) == ("light", 2, 2)
+        assert j.matches()[0].score_light == 2
+    mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+def test_a_file_that_is_not_a_record_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(JournalError, match="not a usable referee record"):
+        Journal(bad)
+
+
+def test_session_records_before_it_signals_and_keeps_evidence(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "rec.sqlite")
+    t = Table(Session(SessionOptions(O), journal))
+    t.see(START)
+    t.see(START, [die(3, "right"), die(1, "left")])
+    light = list(START.light)
+    light[12] -= 1
+    light[8] += 1
+    light[7] -= 1
+    light[6] += 1
+    illegal = Board(tuple(light), START.dark)
+    game_id = t.session.game_id
+    seen_before = len(journal.events(game_id))
+    said = t.see(illegal, frames=3)
+    assert signals(said) == ["ILLEGAL"]
+    events = journal.events(game_id)
+    assert len(events) == seen_before + 1
+    last = events[-1]
+    assert last.kind == "illegal" and last.verdict == "illegal" and "3-1" in last.text
+    assert journal.evidence(last.id) == b"png"
+
+
+def test_resume_continues_the_game_in_progress(tmp_path: Path) -> None:
+    path = tmp_path / "rec.sqlite"
+    t = Table(Session(SessionOptions(O), Journal(path)))
+    t.see(START)
+    t.see(START, [die(3, "right"), die(1, "left")])
+    played = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(played)
+    t.see(played, [die(6, "left"), die(4, "left", shift=40)])  # dark rolls 6-4, then the power fails
+    n_events = len(t.session.journal.events(t.session.game_id))
+    t.session.journal.close()
+
+    resumed = Session.resume(SessionOptions(O), Journal(path))
+    assert resumed.stage is Stage.PLAY
+    assert resumed.board == played and resumed.on_roll is Side.DARK and resumed.game.dice == (6, 4)
+    assert len(resumed.journal.events(resumed.game_id)) == n_events
+    t2 = Table(resumed)
+    dark_play = after(played, Side.DARK, (6, 4), "24/14")
+    assert signals(t2.see(dark_play)) == ["READY"]
+    assert resumed.board == dark_play

@@ -1,0 +1,283 @@
+"""The session as a state machine, fed readings built from boards (no camera)."""
+
+from __future__ import annotations
+
+from test_session_fixtures import O, Table, after, die, signals
+
+from referee.journal import Journal
+from referee.layout import Board, Orientation, Side
+from referee.position import Position
+from referee.rules_options import RuleOptions
+from referee.session import Session, SessionOptions, Stage, roller_half, seat
+
+START = Board.start()
+
+
+def table(**rules: bool) -> Table:
+    return Table(Session(SessionOptions(O, RuleOptions(**rules)), Journal(":memory:")))
+
+
+def opened(t: Table) -> Board:
+    """Setup and an opening 3-1 for light (light's die right, dark's left); returns the board."""
+    assert signals(t.see(START)) == ["READY"]
+    assert signals(t.see(START, [die(3, "right"), die(1, "left")])) == ["ROLL_OK"]
+    return START
+
+
+def test_seats_and_halves_follow_the_orientation() -> None:
+    assert seat(Orientation.TOP_LEFT, Side.LIGHT) == "top"
+    assert roller_half(Orientation.TOP_LEFT, Side.LIGHT) == "left"
+    assert roller_half(Orientation.TOP_LEFT, Side.DARK) == "right"
+
+
+def test_setup_names_the_wrong_points_then_starts() -> None:
+    t = table()
+    light = list(START.light)
+    light[12], light[7] = 4, 4
+    wrong = Board(tuple(light), START.dark)
+    said = t.see(wrong)
+    assert said and said[0].signal is None
+    assert "light 13-point has 4, expected 5" in said[0].text
+    assert t.session.stage is Stage.SETUP
+    assert signals(t.see(START)) == ["READY"]
+    assert t.session.stage is Stage.OPENING
+
+
+def test_opening_rethrows_only_the_cocked_die_and_higher_die_plays() -> None:
+    t = table()
+    t.see(START)
+    said = t.see(START, [die(5, "right"), die(2, "left", cocked=True)])
+    assert signals(said) == ["REROLL"]
+    assert "dark's die is cocked: dark throws again" in said[0].text
+    # the same dice still lying there are not a new throw
+    assert t.see(START, [die(5, "right"), die(2, "left", cocked=True)]) == []
+    t.moving()
+    said = t.see(START, [die(5, "right"), die(3, "left", shift=40)])
+    assert signals(said) == ["ROLL_OK"]
+    assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (5, 3)
+
+
+def test_opening_tie_throws_both_again_and_dark_can_win() -> None:
+    t = table()
+    t.see(START)
+    assert signals(t.see(START, [die(4, "right"), die(4, "left")])) == ["REROLL"]
+    t.moving()
+    assert signals(t.see(START, [die(2, "right", shift=30), die(6, "left", shift=30)])) == ["ROLL_OK"]
+    assert t.session.on_roll is Side.DARK
+
+
+def test_legal_play_is_accepted_only_after_the_dice_are_lifted() -> None:
+    t = table()
+    opened(t)
+    played = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    # checkers moved, dice still down: no verdict, even with a hand hiding points
+    assert t.see(played, [die(3, "right"), die(1, "left")]) == []
+    assert t.see(played, hidden=("bottom-7", "bottom-8")) == []
+    said = t.see(played)
+    assert signals(said) == ["READY"]
+    assert any("light makes the 5-point" in s.text for s in said)
+    assert t.session.board == played and t.session.on_roll is Side.DARK
+
+
+def test_a_move_taken_back_before_lifting_is_not_judged() -> None:
+    t = table()
+    opened(t)
+    wrong = after(START, Side.LIGHT, (3, 1), "24/23 13/10")
+    right = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(wrong, [die(3, "right"), die(1, "left")])
+    t.see(START, [die(3, "right"), die(1, "left")])
+    assert signals(t.see(right)) == ["READY"]
+    assert t.session.board == right
+
+
+def test_illegal_play_is_caught_restored_and_replayed() -> None:
+    t = table()
+    opened(t)
+    light = list(START.light)
+    light[12] -= 1
+    light[8] += 1  # 13/9: four pips, not 3-1 as one checker would need two steps via 10 or 12
+    light[7] -= 1
+    light[6] += 1  # 8/7 uses the 1: total 13/9 8/7 is not a legal 3-1 play
+    illegal = Board(tuple(light), START.dark)
+    said = t.see(illegal, frames=3)
+    assert signals(said) == ["ILLEGAL"]
+    assert "illegal play by light (3-1)" in said[0].text
+    assert t.session.stage is Stage.RESTORE
+    assert t.session.board == START
+    # nothing happens until the start position is back
+    assert t.see(illegal) == []
+    said = t.see(START)
+    assert signals(said) == ["ROLL_OK"] and "plays 3-1 again" in said[0].text
+    legal = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    assert signals(t.see(legal)) == ["READY"]
+    assert t.session.board == legal
+    kinds = [k for k, _ in t.session.log]
+    assert kinds.index("illegal") < kinds.index("restored") < kinds.index("play")
+
+
+def test_doubtful_reading_is_never_called_illegal() -> None:
+    t = table()
+    opened(t)
+    legal = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    # bottom-6 is light's 6-point (4 checkers after 8/5 6/5): a doubtful count that excludes 4
+    doubtful = {"bottom-6": (5, 0.6, (5,))}
+    said = t.see(legal, doubtful=doubtful, frames=5)
+    assert "ILLEGAL" not in signals(said)
+    # after a while the table is asked
+    said = t.see(legal, doubtful=doubtful, frames=30)
+    assert signals(said) == ["CANNOT_SEE"]
+    assert signals(t.see(legal)) == ["READY"]
+
+
+def test_hidden_cell_gives_no_verdict() -> None:
+    t = table()
+    opened(t)
+    light = list(START.light)
+    light[12] -= 2
+    light[10] += 2  # 13/11(2): not a 3-1 play
+    illegal = Board(tuple(light), START.dark)
+    # a hand over light's 11-point: no verdict at all
+    said = t.see(illegal, hidden=("bottom-1",), frames=6)
+    assert "ILLEGAL" not in signals(said) and "READY" not in signals(said)
+
+
+def test_reroll_for_cocked_on_checker_and_wrong_half() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)  # legal; dark to roll into its right-hand half = image left
+    for bad in (
+        [die(3, "left", cocked=True), die(2, "left", shift=50)],
+        [die(3, "left", on_checker=True), die(2, "left", shift=50)],
+        [die(3, "right"), die(2, "right", shift=50)],
+        [die(3, None, outside_field=True), die(2, "left", shift=50)],
+    ):
+        said = t.see(board, bad)
+        assert signals(said) == ["REROLL"], bad
+        assert "dark throws both dice again" in said[0].text
+        t.moving()
+    assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
+
+
+def test_die_on_a_checker_counts_when_the_table_says_so() -> None:
+    t = table(on_checker_valid=True)
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    assert signals(t.see(board, [die(3, "left", on_checker=True), die(2, "left", shift=50)])) == ["ROLL_OK"]
+
+
+def test_roll_before_the_dice_are_lifted_does_not_count() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    # dark throws into its half while light's dice still lie in light's half
+    assert (
+        t.see(board, [die(3, "right"), die(1, "right", shift=40), die(5, "left"), die(2, "left", shift=40)])
+        == []
+    )
+    said = t.see(board, [die(5, "left"), die(2, "left", shift=40)])
+    assert signals(said) == ["READY", "REROLL"]
+    # the early dice are not read as dark's roll
+    assert t.see(board, [die(5, "left"), die(2, "left", shift=40)]) == []
+    t.moving()
+    assert signals(t.see(board, [die(6, "left", shift=5), die(1, "left", shift=70)])) == ["ROLL_OK"]
+    assert t.session.game.dice == (6, 1)
+
+
+def test_cube_double_take_then_drop_ends_the_game() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    t.press("DOUBLE")
+    assert t.session.stage is Stage.DOUBLED
+    said = t.press("TAKE")
+    assert signals(said) == ["READY"] and t.session.game.cube.value == 2
+    t.see(board, [die(6, "left"), die(5, "left", shift=40)])
+    board = after(board, Side.DARK, (6, 5), "24/13")
+    t.see(board)
+    t.press("DOUBLE")
+    said = t.press("DROP")
+    assert signals(said) == ["GAME_OVER"]
+    assert said[-1].winner is Side.LIGHT and said[-1].points == 2
+    assert t.session.score == [2, 0]
+
+
+def test_bear_off_to_a_gammon_scores_and_waits_for_setup() -> None:
+    t = table()
+    pos = Position.from_points({1: 1, 2: 1}, {20: 15})
+    board = Board.from_position(pos, Side.LIGHT)
+    t.session.start_from(board, Side.LIGHT)
+    t.see(board, [die(2, "right"), die(1, "right", shift=40)])
+    end = Board.from_position(Position.from_points({}, {20: 15}), Side.LIGHT)
+    said = t.see(end)
+    assert signals(said) == ["GAME_OVER"]
+    over = next(s for s in said if s.signal == "GAME_OVER")
+    assert over.winner is Side.LIGHT and over.points == 3  # dark still in light's home: backgammon
+    assert t.session.stage is Stage.OVER
+    assert signals(t.see(START)) == ["READY"]
+    assert t.session.game_number == 2
+
+
+def test_tournament_mode_accept_makes_the_play_stand() -> None:
+    t = table(tournament_mode=True)
+    opened(t)
+    light = list(START.light)
+    light[12] -= 1
+    light[8] += 1
+    light[7] -= 1
+    light[6] += 1
+    illegal = Board(tuple(light), START.dark)
+    said = t.see(illegal, frames=3)
+    assert signals(said) == ["ILLEGAL"] and "may accept" in said[0].text
+    said = t.press("ACCEPT")
+    assert t.session.board == illegal and t.session.on_roll is Side.DARK
+    assert signals(said) == ["READY"]
+
+
+def test_tournament_mode_next_roll_makes_the_play_stand() -> None:
+    t = table(tournament_mode=True)
+    opened(t)
+    light = list(START.light)
+    light[12] -= 1
+    light[8] += 1
+    light[7] -= 1
+    light[6] += 1
+    illegal = Board(tuple(light), START.dark)
+    t.see(illegal, frames=3)
+    said = t.see(illegal, [die(6, "left"), die(2, "left", shift=40)])
+    assert signals(said) == ["ROLL_OK"]
+    assert t.session.board == illegal and t.session.game.dice == (6, 2)
+
+
+def test_a_roll_with_no_move_passes_when_the_dice_are_lifted() -> None:
+    t = table()
+    pos = Position.from_points({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3})
+    board = Board.from_position(pos, Side.LIGHT)
+    t.session.start_from(board, Side.LIGHT)
+    said = t.see(board, [die(6, "right"), die(5, "right", shift=40)])
+    assert signals(said) == ["ROLL_OK"] and any("cannot enter" in s.text for s in said)
+    assert t.see(board, [die(6, "right"), die(5, "right", shift=40)]) == []
+    said = t.see(board)
+    assert signals(said) == ["READY"] and t.session.on_roll is Side.DARK
+    assert signals(t.see(board, [die(3, "left"), die(1, "left", shift=40)])) == ["ROLL_OK"]
+
+
+def test_an_unclear_play_asks_the_table_which_can_confirm_it() -> None:
+    t = table()
+    opened(t)
+    played = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    # light's 8-, 7-, 6- and 5-points (bottom-4..7) doubtful: both 8/5 6/5 and 8/7 8/5 fit
+    doubtful = {
+        "bottom-4": (2, 0.6, (1, 2)),
+        "bottom-5": (0, 0.6, (0, 1)),
+        "bottom-6": (4, 0.6, (4, 5)),
+        "bottom-7": (2, 0.6, (1, 2)),
+    }
+    said = t.see(played, doubtful=doubtful, frames=30)
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "Press ACCEPT" in said[-1].text and "8/5 6/5" in said[-1].text
+    said = t.press("ACCEPT")
+    assert signals(said) == ["READY"] and t.session.board == played
+    assert ("confirmed", "the table confirms 8/5 6/5") in t.session.log

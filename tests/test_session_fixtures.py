@@ -1,0 +1,84 @@
+"""Readings built straight from boards, to drive a Session without a camera."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from referee.layout import Board, Orientation, Side
+from referee.moves import legal_plays
+from referee.observe import reading_of
+from referee.session import Observation, Say, Session
+from vision.reading import BoardReading, CellReading, DieReading
+
+O = Orientation.BOTTOM_RIGHT  # noqa: E741 - the orientation every test uses, short on purpose
+
+
+def die(value: int | None, half: str | None, shift: float = 0.0, **flags: bool) -> DieReading:
+    """A die in the ``half`` of a 1280-wide image; ``shift`` moves it (a new throw lands elsewhere)."""
+    x = (900.0 if half == "right" else 300.0 if half == "left" else 20.0) + shift
+    y = 360.0 + shift / 2
+    return DieReading(value, (x, y), (x - 20, y - 20, x + 20, y + 20), 0.99, half=half, **flags)
+
+
+def reading(
+    board: Board,
+    dice: Sequence[DieReading] = (),
+    hidden: Sequence[str] = (),
+    doubtful: dict[str, tuple[int, float, tuple[int, ...]]] | None = None,
+) -> BoardReading:
+    """A sure reading of ``board``; ``doubtful`` overrides cells with (count, confidence, plausible)."""
+    r = reading_of(board, O, hidden)
+    if doubtful:
+        cells = r.cells()
+        for name, (count, conf, plausible) in doubtful.items():
+            cells[name] = CellReading(count, conf, plausible)
+        r = BoardReading(
+            tuple(cells[f"top-{i}"] for i in range(12)),
+            tuple(cells[f"bottom-{i}"] for i in range(12)),
+            cells["bar-light"],
+            cells["bar-dark"],
+        )
+    return replace(r, dice=tuple(dice))
+
+
+class Table:
+    """A session and a clock: each call feeds settled frames 0.1 s apart and collects what was said."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.t = 0.0
+        self.said: list[Say] = []
+
+    def see(self, board: Board, dice: Sequence[DieReading] = (), frames: int = 2, **kw) -> list[Say]:
+        out: list[Say] = []
+        for _ in range(frames):
+            self.t += 0.1
+            out += self.session.observe(Observation(self.t, reading(board, dice, **kw), lambda: b"png"))
+        self.said += out
+        return out
+
+    def moving(self, frames: int = 3) -> None:
+        for _ in range(frames):
+            self.t += 0.1
+            self.session.observe(Observation(self.t, None))
+
+    def press(self, button: str) -> list[Say]:
+        out = self.session.press(button, self.t)
+        self.said += out
+        return out
+
+
+def signals(says: Sequence[Say]) -> list[str]:
+    return [s.signal for s in says if s.signal]
+
+
+def after(board: Board, mover: Side, dice: tuple[int, int], text: str) -> Board:
+    """The board after the legal play written ``text``."""
+    position = board.position(mover)
+    for p in legal_plays(position, dice):
+        if p.text == text:
+            return Board.from_position(p.result, mover)
+    raise AssertionError(
+        f"{text} is not a legal play of {dice}: {[p.text for p in legal_plays(position, dice)]}"
+    )
