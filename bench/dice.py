@@ -1,0 +1,221 @@
+"""Dice reader benchmark: real photographs, real boards, rendered boards, speed.
+
+    python -m bench.dice                 # everything (a few minutes on 2 cores)
+    python -m bench.dice --rendered 40   # fewer rendered frames
+    python -m bench.dice --skip-real     # rendered and speed only
+
+Real dice (``../shared/data/real-dice``): a detection counts when its centre lies in a labelled box
+(each box once), as in ``../shared/checks/dice.py``. Rendered frames: the flags against the renderer's
+truth. Speed: median ms of ``find_dice`` on a 1280x720 rendered frame, and its ratio to
+``cvtColor + GaussianBlur(5x5)`` of the same frame measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.dice import find_dice
+from vision.reading import DieReading
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def score_real(names: list[str], labels: dict, folder: Path) -> tuple[int, int, int, int, int]:
+    """(labelled, found, detections, true detections, right values) over ``names``."""
+    total = found = detections = true = right = 0
+    for name in names:
+        dice = find_dice(cv2.imread(str(folder / name)))
+        boxes = labels[name]
+        total += len(boxes)
+        detections += len(dice)
+        used: set[int] = set()
+        for d in dice:
+            x, y = d.center
+            hit = next(
+                (i for i, b in enumerate(boxes) if i not in used and b[1] <= x <= b[3] and b[2] <= y <= b[4]),
+                None,
+            )
+            if hit is not None:
+                used.add(hit)
+                true += 1
+                right += d.value == boxes[hit][0]
+        found += len(used)
+    return total, found, detections, true, right
+
+
+def load_real_labels(path: Path) -> dict[str, list[tuple[int, float, float, float, float]]]:
+    labels: dict[str, list] = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            box = tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels.setdefault(r["filename"], []).append((WORDS[r["class"]], *box))
+    return labels
+
+
+def bench_real() -> None:
+    labels = load_real_labels(DATA / "real-dice" / "labels.csv")
+    total, found, det, true, right = score_real(sorted(labels), labels, DATA / "real-dice" / "images")
+    print(
+        f"real dice ({len(labels)} photos): recall {found / total:.4f} ({found}/{total}), "
+        f"precision {true / max(det, 1):.4f} ({true}/{det}), value accuracy {right / max(found, 1):.4f}"
+    )
+
+
+def match_board_dice(found: list[DieReading], truth: list[tuple[int, tuple[float, float]]], tol: float):
+    """Pairs (truth index, reading) matched by nearest centre within ``tol`` px."""
+    pairs, used = [], set()
+    for i, (_, (tx, ty)) in enumerate(truth):
+        best = min(
+            (j for j in range(len(found)) if j not in used),
+            key=lambda j: np.hypot(found[j].center[0] - tx, found[j].center[1] - ty),
+            default=None,
+        )
+        if best is not None and np.hypot(found[best].center[0] - tx, found[best].center[1] - ty) < tol:
+            used.add(best)
+            pairs.append((i, found[best]))
+    return pairs
+
+
+def bench_boards() -> None:
+    for e in json.loads((DATA / "real-boards" / "labels.json").read_text()):
+        if not e.get("dice"):
+            continue
+        img = cv2.imread(str(DATA / "real-boards" / e["image"]))
+        dice = find_dice(img, np.array(e["board_quad"], np.float32))
+        truth = [(d["value"], tuple(d["center"])) for d in e["dice"]]
+        pairs = match_board_dice(dice, truth, 25)
+        right = sum(truth[i][0] == d.value for i, d in pairs)
+        print(
+            f"board {e['image']}: {right}/{len(truth)} dice right, {len(dice) - len(pairs)} extra; "
+            f"read {[d.value for d in dice]} want {[v for v, _ in truth]}"
+        )
+
+
+def random_scene(rng: np.random.Generator):
+    """Two dice of any colour and size, a quarter of them cocked, some on checkers or off the field."""
+    from vision.render import STYLES, Camera, DieSpec, Scene
+
+    cells = [0] * 24
+    for sign in (1, -1):
+        left = 15
+        while left:
+            i = int(rng.integers(24))
+            if cells[i] * sign < 0:
+                continue
+            n = min(left, int(rng.integers(1, 5)))
+            cells[i] += sign * n
+            left -= n
+    colours = ("white", "black", "red", "green", "blue")
+    dice = []
+    for _ in range(2):
+        dice.append(
+            DieSpec(
+                int(rng.integers(1, 7)),
+                float(rng.uniform(-0.06, 1.06)),
+                float(rng.uniform(0.1, 0.9)),
+                float(rng.uniform(0, 90)),
+                bool(rng.random() < 0.25),
+                str(rng.choice(colours)),
+                float(rng.uniform(0.85, 1.2)),
+            )
+        )
+    return Scene(
+        tuple(cells[:12]),
+        tuple(cells[12:]),
+        style=str(rng.choice(list(STYLES))),
+        dice=tuple(dice),
+        camera=Camera(
+            float(rng.uniform(0, 12)), float(rng.uniform(-5, 5)), 0.0, float(rng.uniform(0.85, 1.2))
+        ),
+        light=float(rng.uniform(0.75, 1.15)),
+        glare=float(rng.uniform(0, 0.4)),
+        noise=float(rng.uniform(0, 0.015)),
+        blur=float(rng.uniform(0, 1.0)),
+        jpeg_quality=int(rng.integers(60, 95)) if rng.random() < 0.5 else None,
+    )
+
+
+def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
+    from vision.render import render
+
+    rng = np.random.default_rng(seed)
+    n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}
+    n.update(on_total=0, on_right=0, out_total=0, out_right=0, half_total=0, half_right=0)
+    frames = []
+    for i in range(count):
+        frame = render(random_scene(rng), seed=seed * 1000 + i)
+        frames.append((frame.image, frame.field_quad))
+        dice = find_dice(frame.image, frame.field_quad)
+        truth = [(t.value, t.center) for t in frame.dice]
+        pairs = match_board_dice(dice, truth, 20)
+        n["missed"] += len(truth) - len(pairs)
+        n["extra"] += len(dice) - len(pairs)
+        for j, d in pairs:
+            t = frame.dice[j]
+            if t.cocked:
+                n["cocked"] += 1
+                n["cocked_flagged"] += d.cocked
+            else:
+                n["flat"] += 1
+                n["flat_cocked"] += d.cocked
+                n["flat_right"] += d.value == t.value
+            n["on_total"] += 1
+            n["on_right"] += d.on_checker == t.on_checker
+            n["out_total"] += 1
+            n["out_right"] += d.outside_field == t.outside_field
+            if not t.outside_field and t.half:
+                n["half_total"] += 1
+                n["half_right"] += d.half == t.half
+    print(
+        f"rendered ({count} frames): missed {n['missed']}, extra {n['extra']}; "
+        f"cocked flagged {n['cocked_flagged']}/{n['cocked']}, "
+        f"flat called cocked {n['flat_cocked']}/{n['flat']}, "
+        f"flat value right {n['flat_right']}/{n['flat']}, on_checker right {n['on_right']}/{n['on_total']}, "
+        f"outside_field right {n['out_right']}/{n['out_total']}, "
+        f"half right {n['half_right']}/{n['half_total']}"
+    )
+    return frames
+
+
+def bench_speed(frames: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    ref, ours = [], []
+    for img, quad in frames:
+        t = time.perf_counter()
+        cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+        ref.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        find_dice(img, quad)
+        ours.append(time.perf_counter() - t)
+    r, o = statistics.median(ref) * 1000, statistics.median(ours) * 1000
+    print(
+        f"speed ({len(frames)} frames {img.shape[1]}x{img.shape[0]}): find_dice median {o:.2f} ms, "
+        f"reference cvtColor+GaussianBlur {r:.3f} ms, ratio {o / r:.0f}x"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rendered", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--skip-real", action="store_true")
+    args = ap.parse_args()
+    if not args.skip_real and DATA.is_dir():
+        bench_real()
+        bench_boards()
+    frames = bench_rendered(args.rendered, args.seed) if args.rendered else []
+    if frames:
+        bench_speed(frames[:30])
+
+
+if __name__ == "__main__":
+    main()

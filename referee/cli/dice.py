@@ -1,0 +1,108 @@
+"""``referee dice``: find and read the dice in images, with no calibration needed.
+
+$ referee dice roll.jpg --json
+{"image": "roll.jpg", "dice": [{"value": 5, "center": [412.0, 300.5], "box": [...], "confidence": 0.998,
+ "flags": [], "half": null}], "elapsed_ms": 9.1}
+
+One JSON object per image (one line each with ``--json``). With ``--profile`` (from ``referee calibrate``)
+each die also gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
+``on_checker``. Flags: ``cocked``, ``on_checker``, ``outside_field``, ``unreadable`` (value null).
+An image that cannot be read gives ``{"image": ..., "error": ...}``; the others are still read and the
+exit status is 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from referee.cli import CommandError
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "dice",
+        help="find and read dice in images",
+        description=__doc__.split("\n\n", 2)[2] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="photographs or camera frames")
+    p.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
+    p.add_argument("--profile", help="a calibration profile: report dice in board terms")
+    p.add_argument(
+        "--on-checker-valid",
+        action="store_true",
+        help="a die lying flat on a checker counts (default: it is flagged on_checker, a reroll)",
+    )
+    p.set_defaults(run=run)
+
+
+def _load_quad(path: str):  # -> np.ndarray
+    import numpy as np
+
+    try:
+        from calibration.profile import Profile
+    except ImportError as e:  # the calibration package is missing from this install
+        raise CommandError(f"cannot read profiles in this install: {e}") from None
+    try:
+        profile = Profile.load(path)
+    except (OSError, ValueError) as e:
+        raise CommandError(f"cannot use profile {path}: {e}") from None
+    return np.array(profile.corners, dtype=np.float32), profile
+
+
+def _load(path: str):  # -> np.ndarray
+    """The image at ``path``; ValueError saying what is wrong when there is none."""
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, dtype=np.uint8)
+    except OSError as e:
+        raise ValueError(f"cannot open the file ({e.strerror or e}); check the path") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise ValueError("cannot read this file as an image (empty, corrupt or not a picture)")
+    return image
+
+
+def _text(path: str, data: dict) -> str:
+    if "error" in data:
+        return f"{path}: error: {data['error']}"
+    parts = []
+    for d in data["dice"]:
+        what = "?" if d["value"] is None else str(d["value"])
+        flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
+        where = f" {d['half']}" if d.get("half") else ""
+        parts.append(f"{what} at {d['center'][0]:.0f},{d['center'][1]:.0f}{where}{flags}")
+    return f"{path}: " + ("; ".join(parts) if parts else "no dice")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.dice import find_dice
+
+    quad, profile = _load_quad(args.profile) if args.profile else (None, None)
+    status = 0
+    for path in args.images:
+        data: dict = {"image": path}
+        try:
+            image = _load(path)
+        except ValueError as e:
+            data["error"] = str(e)
+        else:
+            try:
+                if profile is not None:
+                    profile.check_frame(image.shape[1], image.shape[0])
+                t0 = time.perf_counter()
+                dice = find_dice(image, quad, on_checker_valid=args.on_checker_valid)
+                data["dice"] = [d.to_json() for d in dice]
+                data["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+            except ValueError as e:
+                data["error"] = str(e)
+        if "error" in data:
+            print(f"referee dice: {path}: {data['error']}", file=sys.stderr)
+            status = 1
+        print(json.dumps(data) if args.json else _text(path, data), flush=True)
+    return status

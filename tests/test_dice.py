@@ -1,0 +1,224 @@
+"""The dice reader: real photographs, real boards, rendered boards, the stabilizer, the command."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.layout import ImageLayout
+from vision.dice import DiceStabilizer, ImageError, find_dice
+from vision.reading import DieReading
+from vision.render import Camera, DieSpec, render, scene_from_layout
+
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
+
+
+def die(value: int | None, x: float, y: float, **kw) -> DieReading:
+    return DieReading(value, (x, y), (x - 10, y - 10, x + 10, y + 10), 0.99, **kw)
+
+
+# --- plain behaviour ------------------------------------------------------------------------------
+
+
+def test_empty_table_has_no_dice() -> None:
+    assert find_dice(np.full((360, 640, 3), 180, np.uint8)) == []
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [np.zeros((0, 0, 3), np.uint8), np.zeros((8, 8, 3), np.uint8), np.zeros((50, 50, 5), np.uint8), "x"],
+)
+def test_bad_images_are_refused_with_a_value_error(bad) -> None:
+    with pytest.raises(ImageError):
+        find_dice(bad)
+
+
+def test_grey_image_is_accepted() -> None:
+    assert find_dice(np.full((100, 100), 200, np.uint8)) == []
+
+
+def test_bad_field_quad_is_refused() -> None:
+    with pytest.raises(ValueError, match="4 corners"):
+        find_dice(np.full((100, 100, 3), 200, np.uint8), np.zeros((3, 2)))
+
+
+# --- the stabilizer -------------------------------------------------------------------------------
+
+
+def test_stabilizer_waits_for_agreeing_frames() -> None:
+    s = DiceStabilizer(frames=3)
+    roll = [die(3, 100, 100), die(5, 200, 100)]
+    assert s.update(roll) is None
+    assert s.update(roll) is None
+    assert s.update(roll) == roll
+
+
+def test_stabilizer_restarts_when_a_die_moves_or_changes() -> None:
+    s = DiceStabilizer(frames=2)
+    assert s.update([die(3, 100, 100)]) is None
+    assert s.update([die(4, 100, 100)]) is None  # the face changed: still rolling
+    assert s.update([die(4, 140, 100)]) is None  # it moved more than half a die
+    assert s.update([die(4, 142, 101)]) == [die(4, 142, 101)]  # a pixel of jitter is the same die
+
+
+def test_stabilizer_needs_the_same_flags_and_count() -> None:
+    s = DiceStabilizer(frames=2)
+    assert s.update([die(None, 100, 100, cocked=True)]) is None
+    assert s.update([die(3, 100, 100)]) is None
+    assert s.update([die(3, 100, 100), die(2, 300, 100)]) is None
+    with pytest.raises(ValueError):
+        DiceStabilizer(frames=0)
+
+
+# --- real photographs -----------------------------------------------------------------------------
+
+
+def test_real_dice_sample(shared_data: Path) -> None:
+    """Every 10th labelled photograph: dice found, real and read right (the full set is in bench)."""
+    labels: dict[str, list] = {}
+    with open(shared_data / "real-dice" / "labels.csv") as f:
+        for r in csv.DictReader(f):
+            box = tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels.setdefault(r["filename"], []).append((WORDS[r["class"]], *box))
+    total = found = detections = right = 0
+    for name in sorted(labels)[::10]:
+        dice = find_dice(cv2.imread(str(shared_data / "real-dice" / "images" / name)))
+        boxes = labels[name]
+        total += len(boxes)
+        detections += len(dice)
+        used: set[int] = set()
+        for d in dice:
+            x, y = d.center
+            hit = next(
+                (i for i, b in enumerate(boxes) if i not in used and b[1] <= x <= b[3] and b[2] <= y <= b[4]),
+                None,
+            )
+            if hit is not None:
+                used.add(hit)
+                right += d.value == boxes[hit][0]
+        found += len(used)
+    # measured with the shipped models: 0.993, 0.993, 0.85 (the value reader is the weak part)
+    assert found / total >= 0.97
+    assert found / detections >= 0.97
+    assert right / found >= 0.8
+
+
+@pytest.mark.parametrize("name", ["frame0.jpg", "test10.jpg", "test2.jpg"])
+def test_real_board_dice(shared_data: Path, name: str) -> None:
+    entry = next(
+        e for e in json.loads((shared_data / "real-boards" / "labels.json").read_text()) if e["image"] == name
+    )
+    image = cv2.imread(str(shared_data / "real-boards" / name))
+    dice = find_dice(image, np.array(entry["board_quad"], np.float32))
+    for want in entry["dice"]:
+        near = [
+            d for d in dice if np.hypot(d.center[0] - want["center"][0], d.center[1] - want["center"][1]) < 15
+        ]
+        assert [d.value for d in near] == [want["value"]]
+        assert not near[0].outside_field and near[0].half in ("left", "right")
+    if name != "test10.jpg":  # test10: one pearl checker is still taken for a die (on_checker)
+        assert sum(not d.outside_field for d in dice) == len(entry["dice"])
+
+
+def test_dice_free_board_has_no_dice(shared_data: Path) -> None:
+    entry = next(
+        e
+        for e in json.loads((shared_data / "real-boards" / "labels.json").read_text())
+        if e["image"] == "test4.jpg"
+    )
+    image = cv2.imread(str(shared_data / "real-boards" / "test4.jpg"))
+    assert find_dice(image, np.array(entry["board_quad"], np.float32)) == []
+
+
+# --- rendered boards ------------------------------------------------------------------------------
+
+
+def rendered(dice: tuple[DieSpec, ...], seed: int, **kw):
+    return render(scene_from_layout(START, dice=dice, camera=Camera(4, 1, 0, 1), **kw), seed=seed)
+
+
+def test_rendered_frames_flags_and_values() -> None:
+    """Random rendered frames (as in bench.dice): flat dice read, board terms right."""
+    from bench.dice import match_board_dice, random_scene
+
+    rng = np.random.default_rng(21)
+    flat = right = terms = terms_right = 0
+    for i in range(8):
+        frame = render(random_scene(rng), seed=2100 + i)
+        dice = find_dice(frame.image, frame.field_quad)
+        for j, d in match_board_dice(dice, [(t.value, t.center) for t in frame.dice], 20):
+            t = frame.dice[j]
+            if not t.cocked:
+                flat += 1
+                right += d.value == t.value
+            terms += 1
+            terms_right += (d.outside_field, d.on_checker) == (t.outside_field, t.on_checker) and (
+                t.half is None or d.half == t.half
+            )
+    assert flat >= 5 and right / flat >= 0.8
+    assert terms_right / terms >= 0.9
+
+
+@pytest.mark.xfail(
+    reason="cocked dice are flagged only about a third of the time (see bench.dice)", strict=False
+)
+def test_rendered_cocked_die_is_flagged_without_a_value() -> None:
+    frame = rendered((DieSpec(2, 0.72, 0.5, 10, cocked=True), DieSpec(4, 0.85, 0.45)), 5)
+    dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])
+    assert [(d.value, d.cocked) for d in dice] == [(None, True), (4, False)]
+    assert dice[0].flags == ["cocked"]
+
+
+def test_rendered_die_outside_the_field() -> None:
+    frame = rendered((DieSpec(5, 1.06, 0.5, 10), DieSpec(1, 0.8, 0.5)), 6)
+    dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])
+    assert [(d.value, d.outside_field, d.half) for d in dice] == [(1, False, "right"), (5, True, None)]
+
+
+def test_on_checker_flag_and_table_setting() -> None:
+    # (0.04, 0.06): on the first checker of the top-left point, five dark checkers there
+    frame = rendered((DieSpec(4, 0.04, 0.07, 15), DieSpec(2, 0.75, 0.5)), 8)
+    assert [t.on_checker for t in sorted(frame.dice, key=lambda t: t.center[0])] == [True, False]
+    dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])
+    assert [d.on_checker for d in dice] == [True, False]
+    relaxed = sorted(
+        find_dice(frame.image, frame.field_quad, on_checker_valid=True), key=lambda d: d.center[0]
+    )
+    assert [d.on_checker for d in relaxed] == [False, False]
+    mask = np.zeros(frame.image.shape[:2], np.uint8)
+    x, y = dice[1].center
+    cv2.circle(mask, (int(x) + 25, int(y)), 20, 255, -1)  # a checker just beside the second die
+    masked = sorted(find_dice(frame.image, frame.field_quad, checker_mask=mask), key=lambda d: d.center[0])
+    assert [d.on_checker for d in masked] == [False, True]
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_command_reads_images_and_reports_bad_ones(shared_data: Path, tmp_path: Path, capsys) -> None:
+    from referee.cli import main
+
+    good = str(shared_data / "real-dice" / "images" / "IMG_20191209_095617.jpg")  # dice 2, 3, 3, 4, 5
+    bad = tmp_path / "broken.jpg"
+    bad.write_bytes(b"not a picture")
+    status = main(["dice", good, str(bad), "--json"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1
+    assert lines[0]["image"] == good
+    assert sorted(d["value"] or 0 for d in lines[0]["dice"]) == [2, 3, 3, 4, 5]
+    assert set(lines[0]["dice"][0]) >= {"value", "center", "box", "confidence", "flags"}
+    assert lines[1]["image"] == str(bad) and "not a picture" in lines[1]["error"]
+
+
+def test_command_refuses_a_bad_profile(tmp_path: Path) -> None:
+    from referee.cli import main
+
+    profile = tmp_path / "p.json"
+    profile.write_text("{nonsense")
+    assert main(["dice", "x.jpg", "--profile", str(profile)]) == 2

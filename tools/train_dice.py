@@ -1,0 +1,529 @@
+"""Train the two small dice networks and export them to ONNX for ``cv2.dnn``.
+
+Data recipe (nothing downloaded):
+
+* ``../shared/data/real-dice/``: 200 overhead photographs, 1,487 labelled dice (boxes and top faces).
+  The shipped models kept every 10th photograph apart (``--holdout 10``) to measure generalisation.
+* ``../shared/data/real-boards/frame2.jpg`` and ``test4.jpg``: board photographs with no dice on them,
+  used only as negatives so that checkers, points and hands are not taken for dice.
+* 240 frames from ``vision.render`` (seeded, regenerated on every run or kept with ``--cache``): dice of
+  every colour and size on random positions, a third of them cocked (class 7), some on checkers.
+
+Two networks (about 0.1 and 0.3 MB):
+
+* ``dice_detect.onnx``: fully convolutional; a BGR image in, at stride 4 a centre heat map (logit) and
+  log(die side / 8 px) out (CenterNet-style). Trained on random 160 px patches with the dice rescaled to
+  9..40 px, rotations by quarter turns, flips and colour jitter (hue turned freely, so a colour the
+  photographs lack is still a die).
+* ``dice_value.onnx``: a 40x40 crop (die side = crop / 1.35) in, 8 logits out: 0 = not a die, 1..6 the
+  top face of a flat die, 7 = cocked. Crops are turned by any angle, shifted, rescaled, blurred, reduced
+  in resolution and colour-jittered; negatives are windows away from every labelled die, on rendered
+  boards and on the dice-free board photographs.
+
+The shipped models came from these runs (torch is needed here only, never at run time; on this 2-core
+machine shared with other work they took about 35, 30, 12 and 15 minutes)::
+
+    python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --out /tmp/a --only detect
+    python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --out /tmp/b --only read
+    python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --out /tmp/c --only read \
+        --resume /tmp/b --read-steps 800 --lr 1e-3 --seed 5
+    python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --out /tmp/d --only read \
+        --resume /tmp/c --read-steps 400 --lr 6e-4 --seed 9
+    cp /tmp/a/dice_detect.onnx /tmp/d/dice_value.onnx vision/models/
+
+(``--resume`` takes a folder with ``dice_value.pt`` or, failing that, ``dice_value.onnx``.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+NEGATIVE_BOARDS = ("frame2.jpg", "test4.jpg")
+CROP = 40
+CROP_MARGIN = 1.35  # crop side / die side
+STRIDE = 4
+PATCH = 160
+LR = 3e-3
+
+
+def load_labels(csv_path: Path) -> dict[str, list[tuple[int, float, float, float, float]]]:
+    labels: dict[str, list[tuple[int, float, float, float, float]]] = {}
+    with open(csv_path) as f:
+        for r in csv.DictReader(f):
+            box = tuple(float(r[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+            labels.setdefault(r["filename"], []).append((WORDS[r["class"]], *box))
+    return labels
+
+
+class Sample:
+    """One photograph with its dice as (value, cx, cy, side)."""
+
+    def __init__(self, image: np.ndarray, dice: list[tuple[int, float, float, float]]):
+        self.image = image
+        self.dice = np.array(dice, dtype=np.float32).reshape(-1, 4)
+        self.typical = float(np.median(self.dice[:, 3])) if len(dice) else 0.0
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.float32)
+    if rng.random() < 0.7:
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 180)) % 180
+    hsv[..., 1] *= rng.uniform(0.6, 1.3)
+    out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
+    out = (out - 128) * rng.uniform(0.65, 1.3) + 128 + rng.uniform(-40, 40)
+    out *= rng.uniform(0.85, 1.15, size=3)  # white balance
+    if rng.random() < 0.3:
+        k = int(rng.choice([3, 5]))
+        out = cv2.GaussianBlur(out, (k, k), 0)
+    if rng.random() < 0.3:
+        out += rng.normal(0, rng.uniform(2, 8), out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
+    arr = np.stack(batch).astype(np.float32) / 255.0 - 0.5
+    return torch.from_numpy(arr.transpose(0, 3, 1, 2).copy())
+
+
+# --- rendered boards ----------------------------------------------------------------------------
+
+
+def random_layout(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """15 light and 15 dark checkers on random points (never two colours on one point)."""
+    cells = [0] * 24
+    for sign in (1, -1):
+        left = 15
+        while left:
+            i = int(rng.integers(24))
+            if cells[i] * sign < 0:
+                continue
+            n = min(left, int(rng.integers(1, 5)))
+            cells[i] += sign * n
+            left -= n
+    return tuple(cells[:12]), tuple(cells[12:])
+
+
+def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, list[tuple[int, float, float, float]]]]:
+    """Rendered board frames and their dice as (class, cx, cy, side); class 7 = cocked.
+
+    Dice of every colour and size the renderer knows, a third of them cocked, some on checkers and
+    outside the field, under varied cameras, light, blur, noise and JPEG.
+    """
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from vision.render import STYLES, Camera, DieSpec, Scene, render
+
+    rng = np.random.default_rng(seed)
+    out = []
+    colours = ("white", "black", "red", "green", "blue")
+    for i in range(count):
+        top, bottom = random_layout(rng)
+        dice = tuple(
+            DieSpec(
+                int(rng.integers(1, 7)),
+                float(rng.uniform(-0.08, 1.08)),
+                float(rng.uniform(0.05, 0.95)),
+                float(rng.uniform(0, 90)),
+                bool(rng.random() < 0.3),
+                str(rng.choice(colours)),
+                float(rng.uniform(0.8, 1.3)),
+            )
+            for _ in range(int(rng.integers(1, 5)))
+        )
+        scene = Scene(
+            top,
+            bottom,
+            style=str(rng.choice(list(STYLES))),
+            dice=dice,
+            camera=Camera(
+                float(rng.uniform(0, 15)), float(rng.uniform(-6, 6)), 0.0, float(rng.uniform(0.8, 1.25))
+            ),
+            light=float(rng.uniform(0.7, 1.2)),
+            glare=float(rng.uniform(0, 0.5)),
+            noise=float(rng.uniform(0, 0.02)),
+            blur=float(rng.uniform(0, 1.2)),
+            jpeg_quality=int(rng.integers(50, 95)) if rng.random() < 0.5 else None,
+        )
+        try:
+            frame = render(scene, seed=seed * 100000 + i)
+        except ValueError:
+            continue
+        truth = []
+        for d in frame.dice:
+            x0, y0, x1, y1 = d.box
+            side = ((x1 - x0) + (y1 - y0)) / 2 / (1.25 if d.cocked else 1.1)
+            truth.append((7 if d.cocked else d.value, d.center[0], d.center[1], side))
+        out.append((frame.image, truth))
+    return out
+
+
+def load_rendered(count: int, seed: int, cache: Path | None) -> list[Sample]:
+    if not count:
+        return []
+    if cache and cache.exists():
+        z = np.load(cache, allow_pickle=True)
+        pairs = list(zip(z["images"], z["dice"], strict=True))
+    else:
+        t0 = time.time()
+        pairs = rendered_samples(count, seed)
+        print(f"rendered {len(pairs)} frames in {time.time() - t0:.0f}s", flush=True)
+        if cache:
+            dice = np.empty(len(pairs), dtype=object)
+            dice[:] = [p[1] for p in pairs]
+            np.savez(cache, images=np.stack([p[0] for p in pairs]), dice=dice)
+    return [Sample(img, list(map(tuple, d))) for img, d in pairs]
+
+
+# --- the detector -------------------------------------------------------------------------------
+
+
+def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class Detector(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 16, 2),
+            conv(16, 16),
+            conv(16, 24, 2),
+            conv(24, 24),
+            conv(24, 24, dil=2),
+            conv(24, 24, dil=4),
+            conv(24, 24, dil=2),
+        )
+        self.head = nn.Conv2d(24, 2, 1)
+        self.head.bias.data[0] = -4.0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.body(x))
+
+
+def detector_patch(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A random patch and its targets: heat (G, G), size map (G, G), size mask (G, G)."""
+    want = rng.uniform(9, 40)
+    scale = want / s.typical if s.typical else rng.uniform(0.3, 1.0)
+    img = cv2.resize(s.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h, w = img.shape[:2]
+    if h < PATCH or w < PATCH:
+        img = cv2.copyMakeBorder(img, 0, max(0, PATCH - h), 0, max(0, PATCH - w), cv2.BORDER_REFLECT)
+        h, w = img.shape[:2]
+    x0 = int(rng.integers(0, w - PATCH + 1))
+    y0 = int(rng.integers(0, h - PATCH + 1))
+    patch = img[y0 : y0 + PATCH, x0 : x0 + PATCH].copy()
+    dice = s.dice.copy()
+    if len(dice):
+        dice[:, 1] = dice[:, 1] * scale - x0
+        dice[:, 2] = dice[:, 2] * scale - y0
+        dice[:, 3] *= scale
+    k = int(rng.integers(0, 4))
+    for _ in range(k):  # quarter turn clockwise: (x, y) -> (P-1-y, x)
+        patch = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE)
+        if len(dice):
+            dice[:, 1], dice[:, 2] = PATCH - 1 - dice[:, 2], dice[:, 1].copy()
+    if rng.random() < 0.5:
+        patch = patch[:, ::-1].copy()
+        if len(dice):
+            dice[:, 1] = PATCH - 1 - dice[:, 1]
+    patch = colour_jitter(patch, rng)
+    g = PATCH // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    size = np.zeros((g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for _, cx, cy, side in dice:
+        gx, gy = (cx - 1.5) / STRIDE, (cy - 1.5) / STRIDE
+        if not (-1 <= gx <= g and -1 <= gy <= g):
+            continue
+        sigma = max(0.6, side / STRIDE * 0.18)
+        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
+        ix, iy = int(round(gx)), int(round(gy))
+        if 0 <= ix < g and 0 <= iy < g:
+            heat[iy, ix] = 1.0
+            size[iy, ix] = math.log(side / 8.0)
+            mask[iy, ix] = 1.0
+    return patch, heat, np.stack([size, mask])
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+# --- the value classifier -----------------------------------------------------------------------
+
+
+class Reader(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            conv(3, 16),
+            conv(16, 16),
+            nn.MaxPool2d(2),  # 20
+            conv(16, 32),
+            conv(32, 32),
+            nn.MaxPool2d(2),  # 10
+            conv(32, 48),
+            conv(48, 48),
+            nn.MaxPool2d(2),  # 5
+            conv(48, 64),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(64, 8),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)
+
+
+def warp_crop(img: np.ndarray, cx: float, cy: float, side: float, angle: float, flip: bool) -> np.ndarray:
+    """A CROP x CROP window of ``side * CROP_MARGIN`` image px centred on (cx, cy), turned by ``angle``."""
+    scale = CROP / (side * CROP_MARGIN)
+    m = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    m[0, 2] += CROP / 2 - cx
+    m[1, 2] += CROP / 2 - cy
+    out = cv2.warpAffine(img, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    return out[:, ::-1].copy() if flip else out
+
+
+def reader_sample(
+    real: list[Sample], rendered: list[Sample], negs: list[np.ndarray], rng: np.random.Generator
+) -> tuple:
+    """One training crop and its class: 0 not a die, 1..6 a flat die's top face, 7 a cocked die."""
+    samples = rendered if rendered and rng.random() < 0.35 else real
+    if rng.random() < 0.55:
+        s = samples[int(rng.integers(len(samples)))]
+        while not len(s.dice):
+            s = samples[int(rng.integers(len(samples)))]
+        v, cx, cy, side = s.dice[int(rng.integers(len(s.dice)))]
+        j = 0.1 * side
+        cx, cy = cx + rng.uniform(-j, j), cy + rng.uniform(-j, j)
+        side = side * rng.uniform(0.87, 1.15)
+        img, label = s.image, int(v)
+    elif rng.random() < 0.85:
+        s = samples[int(rng.integers(len(samples)))]
+        img, label = s.image, 0
+        side = (s.typical or 40) * rng.uniform(0.7, 1.3)
+        h, w = img.shape[:2]
+        for _ in range(50):
+            if rng.random() < 0.4 and len(s.dice):  # just beside a die: the detector's near misses
+                _, dx, dy, ds = s.dice[int(rng.integers(len(s.dice)))]
+                a = rng.uniform(0, 2 * math.pi)
+                r = ds * rng.uniform(0.65, 1.1)
+                cx, cy = dx + r * math.cos(a), dy + r * math.sin(a)
+            else:
+                cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if not len(s.dice):
+                break
+            d = np.maximum(np.abs(s.dice[:, 1] - cx), np.abs(s.dice[:, 2] - cy)) / s.dice[:, 3]
+            if d.min() > 0.6:
+                break
+    else:
+        img = negs[int(rng.integers(len(negs)))]
+        h, w = img.shape[:2]
+        label, side = 0, rng.uniform(16, 45)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    crop = warp_crop(img, float(cx), float(cy), float(side), rng.uniform(0, 360), rng.random() < 0.5)
+    if rng.random() < 0.3:  # small dice far from the camera: lose resolution, then scale back
+        r = int(rng.integers(16, CROP))
+        crop = cv2.resize(cv2.resize(crop, (r, r), interpolation=cv2.INTER_AREA), (CROP, CROP))
+    return colour_jitter(crop, rng), label
+
+
+# --- training -----------------------------------------------------------------------------------
+
+
+def train_detector(
+    samples: list[Sample], steps: int, rng: np.random.Generator, start: Path | None
+) -> Detector:
+    net = Detector()
+    if start:
+        load_weights(net, start)
+    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
+    t0 = time.time()
+    for step in range(steps):
+        batch = [detector_patch(samples[int(rng.integers(len(samples)))], rng) for _ in range(12)]
+        x = to_tensor([b[0] for b in batch])
+        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
+        sm = torch.from_numpy(np.stack([b[2] for b in batch]))
+        out = net(x)
+        lh = focal_loss(out[:, 0], heat)
+        ls = (torch.abs(out[:, 1] - sm[:, 0]) * sm[:, 1]).sum() / sm[:, 1].sum().clamp(min=1)
+        loss = lh + ls
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            print(
+                f"detect {step}/{steps} heat {lh.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s",
+                flush=True,
+            )
+    return net.eval()
+
+
+def train_reader(
+    real: list[Sample], rendered: list[Sample], negs: list[np.ndarray], steps: int, rng, start: Path | None
+) -> Reader:
+    net = Reader()
+    if start:
+        load_weights(net, start)
+    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
+    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
+    t0 = time.time()
+    for step in range(steps):
+        net.train()
+        freeze_norms(net)
+        batch = [reader_sample(real, rendered, negs, rng) for _ in range(48)]
+        x = to_tensor([b[0] for b in batch])
+        y = torch.tensor([b[1] for b in batch])
+        out = net(x)
+        loss = lossf(out, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            acc = (out.argmax(1) == y).float().mean().item()
+            print(
+                f"read {step}/{steps} loss {loss.item():.3f} acc {acc:.3f} {time.time() - t0:.0f}s",
+                flush=True,
+            )
+    return net.eval()
+
+
+def load_folded(net: nn.Module, onnx_path: Path) -> None:
+    """Start from an exported model: its convolutions carry the batch norms folded in, so the
+    BatchNorm layers become identities and are kept frozen (``freeze_norms``) while training goes on."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(onnx_path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    layers = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    for layer, node in zip(layers, nodes, strict=True):
+        layer.weight.data = torch.from_numpy(init[node.input[1]].copy())
+        bias = torch.from_numpy(init[node.input[2]].copy())
+        if layer.bias is not None:
+            layer.bias.data = bias
+        else:  # the bias went into the following BatchNorm, now an identity
+            layer.bias = nn.Parameter(bias)
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.weight.data.fill_(1.0)
+            m.bias.data.zero_()
+            m.running_mean.zero_()
+            m.running_var.fill_(1.0 - m.eps)
+            m.weight.requires_grad_(False)
+            m.bias.requires_grad_(False)
+    net.frozen_norms = True
+
+
+def load_weights(net: nn.Module, path: Path) -> None:
+    """Weights from an exported .onnx (norms folded) or a .pt state saved by an earlier run."""
+    if path.suffix == ".onnx":
+        load_folded(net, path)
+        return
+    state = torch.load(path)
+    for name, m in net.named_modules():
+        if isinstance(m, nn.Conv2d) and m.bias is None and f"{name}.bias" in state:
+            m.bias = nn.Parameter(torch.zeros(m.out_channels))  # a run that started from an .onnx
+            net.frozen_norms = True
+    net.load_state_dict(state)
+
+
+def freeze_norms(net: nn.Module) -> None:
+    if getattr(net, "frozen_norms", False):
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
+
+def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+    torch.onnx.export(
+        net,
+        torch.zeros(shape),
+        str(path),
+        input_names=["x"],
+        output_names=["y"],
+        dynamo=False,
+        opset_version=13,
+    )
+    print(f"wrote {path} ({path.stat().st_size} bytes)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--out", type=Path, default=Path("vision/models"))
+    ap.add_argument("--holdout", type=int, default=0, help="keep every Nth image apart (0: use all)")
+    ap.add_argument("--detect-steps", type=int, default=900)
+    ap.add_argument("--read-steps", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rendered", type=int, default=240, help="rendered board frames to add")
+    ap.add_argument("--cache", type=Path, help="keep the rendered frames in this .npz between runs")
+    ap.add_argument("--only", choices=("detect", "read"), help="train one of the two networks")
+    ap.add_argument("--resume", type=Path, help="a folder of .pt weights from an earlier run to go on from")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    args = ap.parse_args()
+    global LR
+    LR = args.lr
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(args.seed)
+    labels = load_labels(args.data / "real-dice" / "labels.csv")
+    names = sorted(labels)
+    if args.holdout:
+        names = [n for i, n in enumerate(names) if i % args.holdout]
+    samples = []
+    for n in names:
+        img = cv2.imread(str(args.data / "real-dice" / "images" / n))
+        dice = [
+            (v, (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) + (y1 - y0)) / 2) for v, x0, y0, x1, y1 in labels[n]
+        ]
+        samples.append(Sample(img, dice))
+    negs = [cv2.imread(str(args.data / "real-boards" / n)) for n in NEGATIVE_BOARDS]
+    rendered = load_rendered(args.rendered, args.seed + 1, args.cache)
+    # the dice-free boards join the detector's patches at 0.3..1 of their size
+    det_samples = samples + rendered + [Sample(b, []) for b in negs] * 8
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.only != "read":
+        start = args.resume / "dice_detect.pt" if args.resume else None
+        det = train_detector(det_samples, args.detect_steps, rng, start)
+        torch.save(det.state_dict(), args.out / "dice_detect.pt")
+        export(det, (1, 3, PATCH, PATCH), args.out / "dice_detect.onnx")
+    if args.only != "detect":
+        start = None
+        if args.resume:
+            start = args.resume / "dice_value.pt"
+            start = start if start.exists() else start.with_suffix(".onnx")
+        reader = train_reader(samples, rendered, negs, args.read_steps, rng, start)
+        torch.save(reader.state_dict(), args.out / "dice_value.pt")
+        export(reader, (1, 3, CROP, CROP), args.out / "dice_value.onnx")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""Find the dice in a frame, read their top faces, and say why a die might not count.
+
+Two tiny networks (``vision.dice_model``) find and read the dice; plain geometry adds the board
+terms: which half of the field a die lies in, whether it is outside the field, on or against a
+checker, or cocked (not flat).
+
+    >>> import numpy as np
+    >>> find_dice(np.full((120, 160, 3), 200, np.uint8))
+    []
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision import dice_model
+from vision.reading import DieReading
+
+# A candidate whose "not a die" probability is below this is a die.
+DIE_PROBABILITY = 0.8
+# A die's outline: the least edge strength around it (Sobel, 8-bit grey); specks have about 5..20.
+MIN_EDGE = 21.0
+# Beyond the field a candidate must be surer than this to be a die.
+OUTSIDE_DIE_PROBABILITY = 0.95
+# A die whose best face has less probability than this is reported unreadable.
+READABLE = 0.5
+# Detector input: dice should be about this many pixels wide (trained on 9..40); small is fast.
+DETECT_DIE_PX = 13.0
+# A standard field (24 points and the bar) is about this many dice wide.
+FIELD_IN_DICE = 31.0
+# A checker's diameter in dice (a 38 mm checker beside a 16 mm die).
+CHECKER_IN_DICE = 2.3
+# Half the bar's width in field widths: a die centred on the bar lies in neither half.
+BAR_HALF = 0.03
+
+
+class ImageError(ValueError):
+    """The frame is not an image the reader can use."""
+
+
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise ImageError("expected a BGR image as a non-empty numpy array of shape (H, W, 3)")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    elif image.shape[2] != 3:
+        raise ImageError(f"expected 3 colour channels, got {image.shape[2]}")
+    if image.dtype != np.uint8:
+        image = np.clip(image, 0, 255).astype(np.uint8)
+    if min(image.shape[:2]) < 16:
+        raise ImageError(f"image of {image.shape[1]}x{image.shape[0]} px is too small to hold a die")
+    return image
+
+
+def _quad(field_quad: np.ndarray | Sequence | None) -> np.ndarray | None:
+    if field_quad is None:
+        return None
+    quad = np.asarray(field_quad, dtype=np.float32).reshape(-1, 2)
+    if quad.shape != (4, 2) or not np.isfinite(quad).all():
+        raise ValueError("field_quad must be 4 corners (tl, tr, br, bl) as [[x, y], ...]")
+    return quad
+
+
+def expected_die_side(field_quad: np.ndarray | None) -> float | None:
+    """The die side in pixels a field of this size implies (None without a field)."""
+    if field_quad is None:
+        return None
+    q = field_quad
+    width = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    return float(width / FIELD_IN_DICE)
+
+
+def _detect_scale(image: np.ndarray, die_side: float | None) -> float:
+    if die_side:
+        return float(np.clip(DETECT_DIE_PX / die_side, 0.15, 1.5))
+    # no field: dice in ordinary photographs are 20..70 px per 640 px of frame
+    return min(0.5, 700.0 / max(image.shape[:2]))
+
+
+def _search_window(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The field's bounding box widened by a fifth of its width each side (trays) and a tenth up and down."""
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    mx, my = 0.2 * (x1 - x0), 0.1 * (y1 - y0)
+    h, w = shape[:2]
+    return (
+        int(max(0, x0 - mx)),
+        int(max(0, y0 - my)),
+        int(min(w, x1 + mx)),
+        int(min(h, y1 + my)),
+    )
+
+
+def _field_coords(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Points in the field's own unit square (0..1 across, 0..1 down) via the quad's homography."""
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    h = cv2.getPerspectiveTransform(quad.astype(np.float32), unit)
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float32), h).reshape(-1, 2)
+
+
+def _suppress(cands: list[dice_model.Candidate], probs: np.ndarray) -> list[int]:
+    """Indices of the candidates kept: dice only, one per die (the surest of overlapping peaks)."""
+    die_p = 1.0 - probs[:, 0]
+    order = [i for i in np.argsort(-die_p) if die_p[i] >= DIE_PROBABILITY]
+    kept: list[int] = []
+    for i in order:
+        c = cands[i]
+        if all(
+            math.hypot(c.x - cands[k].x, c.y - cands[k].y) > 0.55 * max(c.side, cands[k].side) for k in kept
+        ):
+            kept.append(int(i))
+    return kept
+
+
+def _edge_strength(gray: np.ndarray, x: float, y: float, side: float) -> float:
+    """The 90th percentile gradient between 0.3 and 0.75 sides from the centre (the die's outline).
+
+    A speck on a light table looks like the pip of a "1" to the reader, but it has no die around it.
+    """
+    r = int(side * 0.75) + 1
+    h, w = gray.shape
+    x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
+    patch = gray[y0 : min(h, int(y) + r + 1), x0 : min(w, int(x) + r + 1)].astype(np.float32)
+    if min(patch.shape) < 3:
+        return 0.0
+    mag = cv2.magnitude(cv2.Sobel(patch, cv2.CV_32F, 1, 0), cv2.Sobel(patch, cv2.CV_32F, 0, 1))
+    yy, xx = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
+    d = np.maximum(np.abs(xx + x0 - x), np.abs(yy + y0 - y)) / side
+    ring = mag[(d > 0.3) & (d < 0.75)]
+    return float(np.percentile(ring, 90)) if ring.size else 0.0
+
+
+def _touches_checker_mask(mask: np.ndarray, x: float, y: float, side: float) -> bool:
+    """Checker pixels under the die or within a quarter of its side around it."""
+    r = 0.75 * side
+    h, w = mask.shape[:2]
+    x0, x1 = max(0, int(x - r)), min(w, int(x + r) + 1)
+    y0, y1 = max(0, int(y - r)), min(h, int(y + r) + 1)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    window = mask[y0:y1, x0:x1] > 0
+    # a few stray pixels are noise in the board reader's mask, not a checker
+    return window.mean() > 0.04
+
+
+def _touches_checker_circle(gray: np.ndarray, x: float, y: float, side: float, checker_r: float) -> bool:
+    """The die rests on a checker: its centre lies inside a checker-sized circle (Hough circles)."""
+    reach = checker_r + 0.1 * side
+    pad = int(reach + checker_r * 1.3)
+    h, w = gray.shape
+    x0, x1 = max(0, int(x) - pad), min(w, int(x) + pad)
+    y0, y1 = max(0, int(y) - pad), min(h, int(y) + pad)
+    roi = cv2.GaussianBlur(gray[y0:y1, x0:x1], (5, 5), 1.5)
+    if min(roi.shape) < 8:
+        return False
+    circles = cv2.HoughCircles(
+        roi,
+        cv2.HOUGH_GRADIENT,
+        dp=1.5,
+        minDist=checker_r,
+        param1=120,
+        param2=30,
+        minRadius=int(checker_r * 0.8),
+        maxRadius=int(checker_r * 1.25) + 1,
+    )
+    if circles is None:
+        return False
+    return any(math.hypot(cx + x0 - x, cy + y0 - y) < reach for cx, cy, _ in circles[0])
+
+
+def find_dice(
+    image: np.ndarray,
+    field_quad: np.ndarray | None = None,
+    checker_mask: np.ndarray | None = None,
+    on_checker_valid: bool = False,
+) -> list[DieReading]:
+    """Every die in ``image`` (BGR), left to right.
+
+    With ``field_quad`` (tl, tr, br, bl of the playing field in image px) each die also gets its
+    ``half`` and ``outside_field``, and ``on_checker`` from ``checker_mask`` (uint8, non-zero on checker
+    pixels) or, without a mask, from checker-sized circles beside it. With ``on_checker_valid`` (the
+    table lets a die lying flat on a checker count) a flat die is never flagged ``on_checker``.
+    A cocked die and a die too unclear to read have ``value`` None.
+    """
+    image = _as_bgr(image)
+    quad = _quad(field_quad)
+    die_side = expected_die_side(quad)
+    scale = _detect_scale(image, die_side)
+    if quad is not None:
+        # only the field and a margin for the trays: dice beyond are not the table's business
+        x0, y0, x1, y1 = _search_window(quad, image.shape)
+        cands = dice_model.detect(image[y0:y1, x0:x1], scale)
+        cands = [dice_model.Candidate(c.x + x0, c.y + y0, c.side, c.heat) for c in cands]
+    else:
+        cands = dice_model.detect(image, scale)
+    if die_side:
+        # keep the detector's centre but trust the field for plausible sizes
+        cands = [c for c in cands if 0.6 * die_side <= c.side <= 2.0 * die_side]
+    probs = dice_model.read(image, cands)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    readings = []
+    for i in _suppress(cands, probs):
+        c, p = cands[i], probs[i]
+        if _edge_strength(gray, c.x, c.y, c.side) < MIN_EDGE:
+            continue
+        value = int(np.argmax(p[1:7])) + 1
+        die_p = 1.0 - float(p[0])
+        # cocked when the reader finds it likelier than any single flat face
+        cocked = float(p[7]) > float(p[value])
+        confidence = float(p[7] if cocked else p[value]) / die_p
+        unreadable = not cocked and confidence < READABLE
+        x, y, side, box = c.x, c.y, c.side, c.box
+        outside, half, on_checker = False, None, False
+        if quad is not None:
+            u, v = _field_coords(quad, np.array([[x, y]]))[0]
+            outside = not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0)
+            if outside and (cocked or unreadable or die_p < OUTSIDE_DIE_PROBABILITY):
+                # trays hold the cube, clocks and score cards: beyond the field only a clear die counts
+                continue
+            on_bar = abs(u - 0.5) < BAR_HALF
+            half = None if outside or on_bar else ("left" if u < 0.5 else "right")
+            if checker_mask is not None:
+                on_checker = _touches_checker_mask(checker_mask, x, y, side)
+            elif not outside:
+                checker_r = (die_side or side) * CHECKER_IN_DICE / 2
+                on_checker = _touches_checker_circle(gray, x, y, side, checker_r)
+            if on_checker_valid and not cocked:
+                on_checker = False
+        readings.append(
+            DieReading(
+                value=None if (cocked or unreadable) else value,
+                center=(float(x), float(y)),
+                box=box,
+                confidence=confidence,
+                cocked=cocked,
+                on_checker=on_checker,
+                outside_field=outside,
+                unreadable=unreadable,
+                half=half,
+            )
+        )
+    return sorted(readings, key=lambda d: d.center)
+
+
+class DiceStabilizer:
+    """A reading counts only after the same dice agree over ``frames`` consecutive settled frames.
+
+    Feed it every settled frame's dice; it answers None while the dice roll or change, and the
+    agreed list once they have been the same (values, flags and places within half a die) for
+    ``frames`` frames in a row.
+
+        >>> s = DiceStabilizer(frames=2)
+        >>> d = [DieReading(3, (10.0, 10.0), (0.0, 0.0, 20.0, 20.0), 0.99)]
+        >>> s.update(d) is None, s.update(d) == d
+        (True, True)
+    """
+
+    def __init__(self, frames: int = 3) -> None:
+        if frames < 1:
+            raise ValueError(f"frames must be at least 1, got {frames}")
+        self.frames = frames
+        self._last: list[DieReading] | None = None
+        self._count = 0
+
+    def reset(self) -> None:
+        self._last, self._count = None, 0
+
+    @staticmethod
+    def _same(a: list[DieReading], b: list[DieReading]) -> bool:
+        if len(a) != len(b):
+            return False
+        used: set[int] = set()
+        for d in a:
+            side = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
+            match = next(
+                (
+                    j
+                    for j, e in enumerate(b)
+                    if j not in used
+                    and math.hypot(d.center[0] - e.center[0], d.center[1] - e.center[1]) <= 0.5 * side
+                    and d.value == e.value
+                    and d.flags == e.flags
+                    and d.half == e.half
+                ),
+                None,
+            )
+            if match is None:
+                return False
+            used.add(match)
+        return True
+
+    def update(self, dice: list[DieReading]) -> list[DieReading] | None:
+        """The stable dice after this frame, or None while they are not yet stable."""
+        dice = list(dice)
+        if self._last is not None and self._same(self._last, dice):
+            self._count += 1
+        else:
+            self._count = 1
+        self._last = dice
+        return dice if self._count >= self.frames else None
