@@ -12,7 +12,7 @@ known checkers are located by a first model trained on the points.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -21,7 +21,7 @@ from calibration.augment import Cut, cut_checker, paste
 from calibration.profile import Profile
 from referee.layout import Board, ImageLayout, Orientation
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples
-from vision.checkers import DARK, EMPTY, FEATURES, LIGHT, EmptyReference, SlotModel
+from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.rectify import Rectifier, check_corners, quad_aspect
 
@@ -227,6 +227,65 @@ REFERENCE_FACTOR = 1.25
 START_FIT = 0.25
 
 
+def empty_image(
+    canonical: np.ndarray, g: BoardGeometry, margin: int, layout: ImageLayout, every: bool = False
+) -> np.ndarray:
+    """The rectified frame with every occupied point replaced by the nearest empty point of its colour
+    (points alternate colour) in the same row, preferring the same half: the board with no checkers.
+    ``every`` replaces the empty points too (by another one): how well a copied point stands in."""
+    out = canonical.copy()
+    m, pw = margin, g.point_width
+    for row in ROWS:
+        values = layout.top if row == "top" else layout.bottom
+        y0, y1 = (m, m + g.height // 2) if row == "top" else (m + g.height // 2, m + g.height)
+        for i, v in enumerate(values):
+            if v == 0 and not every:
+                continue
+            same = [j for j in range(12) if j % 2 == i % 2 and values[j] == 0 and j != i]
+            if not same:
+                continue
+            j = min(same, key=lambda j: ((j < 6) != (i < 6), abs(j - i)))
+            a0, a1 = (round(g.point_x(row, i) + s * pw / 2) + m for s in (-1, 1))
+            b0, b1 = (round(g.point_x(row, j) + s * pw / 2) + m for s in (-1, 1))
+            out[y0:y1, a0:a1] = cv2.resize(canonical[y0:y1, b0:b1], (a1 - a0, y1 - y0))
+    return out
+
+
+# the empty field decides a slot only where calibration keeps its empty and occupied looks this far apart
+FIELD_SEPARATION = 1.3
+
+
+def empty_field(canonical: np.ndarray, grid: SlotGrid, layout: ImageLayout, sets: TrainingSets) -> EmptyField:
+    """The empty board and, per slot kind (row and point colour), where its empty
+    slots end and its occupied ones begin, measured on the calibration frame's lit and pasted variants.
+
+    Points that held checkers are copies of others, so how far an empty slot may look from its empty
+    self is measured against copies everywhere (a copied point's tip never lines up to the pixel)."""
+    g, m, k = grid.geometry, grid.sampler.margin, grid.k
+    ef = EmptyField(empty_image(canonical, g, m, layout), np.full(24 * k, np.nan), np.full(24 * k, np.nan))
+    copied = EmptyField(empty_image(canonical, g, m, layout, every=True), ef.empty_below, ef.full_above)
+    radius = FIELD_DISC * g.radius_x
+    empty_d, full_d, labels = [], [], []
+    for img, lab in sets.variants:
+        empty_d.append(copied.differences(img, grid.nominal, radius, m))
+        full_d.append(ef.differences(img, grid.nominal, radius, m))
+        labels.append(lab)
+    if not labels:
+        return ef
+    de, dfull, lab = np.stack(empty_d), np.stack(full_d), np.stack(labels)
+    kind = np.array([(r, i % 2) for r in range(2) for i in range(12) for _ in range(k)])
+    for r in range(2):
+        for parity in range(2):
+            cols = (kind[:, 0] == r) & (kind[:, 1] == parity)
+            empty, full = de[:, cols][lab[:, cols] == EMPTY], dfull[:, cols][lab[:, cols] != EMPTY]
+            if len(empty) < 10 or len(full) < 10:
+                continue
+            hi, lo = float(np.percentile(empty, 99.5)), float(np.percentile(full, 0.5))
+            if lo > FIELD_SEPARATION * hi:
+                ef.empty_below[cols], ef.full_above[cols] = hi, lo
+    return ef
+
+
 def junction_labels(layout: ImageLayout, k: int) -> np.ndarray:
     """EMPTY for the dips between two checkers of a known first row, -1 where nothing is known."""
     labels = []
@@ -244,6 +303,15 @@ class TrainingSets:
     junction: tuple[np.ndarray, np.ndarray]  # dip features and labels
     original: SlotSamples  # the frame as it is
     bar_copies: list[np.ndarray]  # bar features of each variant (same candidates as the original)
+    variants: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (image, slot labels)
+
+
+def vary_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame under a little other light, with sensor noise, as later frames differ from it.
+
+    (Blur and shading ramps were tried here too: they made the slot model worse on rendered frames.)"""
+    gain = float(rng.uniform(0.85, 1.15))
+    return np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
 
 
 def training_sets(
@@ -269,6 +337,7 @@ def training_sets(
         )
     values = {"top": layout.top, "bottom": layout.bottom}
     bar_copies = []
+    variants: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(copies):
         img = canonical.copy()
         slot_lab = labels.copy()
@@ -300,8 +369,8 @@ def training_sets(
                 x, y = g.slot_center(row, i, j - 0.5)
                 x += float(rng.uniform(-0.2, 0.2)) * g.radius_x
                 paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m), shadow=0.35)
-        gain = float(rng.uniform(0.85, 1.15))
-        img = np.clip(img.astype(np.float32) * gain + rng.normal(0, 2.0, img.shape), 0, 255).astype(np.uint8)
+        img = vary_light(img, rng)
+        variants.append((img, slot_lab))
         sample = grid.sample(img)
         feats.append(sample.point_features)
         labs.append(slot_lab)
@@ -314,6 +383,7 @@ def training_sets(
         (np.concatenate(jfeats), np.concatenate(jlabs)),
         original,
         bar_copies,
+        variants,
     )
 
 
@@ -394,6 +464,7 @@ def calibrate(
         np.concatenate([sets.main[1], *[bar_labels[keep]] * len(bar_feats)]),
     )
     reference = empty_reference(model, sets, grid.k)
+    field_look = empty_field(canonical, grid, layout, sets)
     bar_reference = _reference(
         model, samples.bar_features, bar_labels, [(b, bar_labels) for b in sets.bar_copies]
     )
@@ -414,6 +485,7 @@ def calibrate(
         reference,
         bar_reference,
         source=source,
+        empty_field=field_look,
     )
     profile.notes = _self_check(profile, frame, layout)
     if not start and weak:

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.layout import Orientation
-from vision.checkers import FEATURES, EmptyReference, SlotModel
+from vision.checkers import FEATURES, EmptyField, EmptyReference, SlotModel
 from vision.geometry import BoardGeometry
 
 VERSION = 1
@@ -47,6 +47,7 @@ class Profile:
     camera: dict = field(default_factory=dict)  # free-form: gains etc. of the camera code
     source: str = ""  # the image it was calibrated on
     notes: list[str] = field(default_factory=list)
+    empty_field: EmptyField | None = None  # the board with no checkers, to compare each slot with
 
     def to_json(self) -> dict:
         return {
@@ -64,6 +65,7 @@ class Profile:
             "camera": self.camera,
             "source": self.source,
             "notes": list(self.notes),
+            "empty_field": self.empty_field.to_json() if self.empty_field else None,
         }
 
     @classmethod
@@ -95,6 +97,12 @@ class Profile:
             for ref in (reference, bar_ref):
                 if ref is not None and ref.features.shape[1] != FEATURES:
                     raise ValueError("empty-slot reference is damaged")
+            empty_field = EmptyField.from_json(data["empty_field"]) if data.get("empty_field") else None
+            if empty_field is not None and (
+                len(empty_field.empty_below) != 24 * geometry.slots
+                or empty_field.image.shape[:2] != (geometry.height + 2 * margin, geometry.width + 2 * margin)
+            ):
+                raise ValueError("empty field does not match the geometry")
             camera = data.get("camera") or {}
             if not isinstance(camera, dict):
                 raise ValueError("camera settings are not an object")
@@ -115,6 +123,7 @@ class Profile:
             camera,
             source,
             notes,
+            empty_field,
         )
 
     def save(self, path: str | Path) -> None:

@@ -29,6 +29,23 @@ def test_a_doubtful_slot_widens_the_count() -> None:
     assert cell.plausible == (1, 2) and not cell.certain
 
 
+def test_one_misread_edge_slot_does_not_cut_the_stack_short() -> None:
+    """The edge checker half hidden by a second layer reads a little more like empty than dark; the four
+    sure checkers past it make a stack of five the likeliest reading, though not a confident one."""
+    hidden = SlotCall(EMPTY, frozenset({EMPTY, DARK}), 0.8, False, (0.0, 2.0, 0.3))
+    sure = SlotCall(DARK, frozenset({DARK}), 0.99, False, (1.5, 2.0, 0.0))
+    free = SlotCall(EMPTY, frozenset({EMPTY}), 0.99, False, (0.0, 1.5, 1.5))
+    cell = point_cell([hidden, sure, sure, sure, sure, free])
+    assert cell.count == -5 and -5 in cell.plausible and not cell.certain
+
+
+def test_a_slot_that_looks_changed_takes_the_confidence_away() -> None:
+    calls = [SURE[LIGHT], SURE[EMPTY], SURE[EMPTY], SURE[EMPTY]]
+    assert point_cell(calls).certain
+    doubted = point_cell(calls, doubtful=[False, False, True, False])
+    assert doubted.count == 1 and not doubted.certain
+
+
 def test_something_foreign_over_a_point_makes_it_unreadable() -> None:
     assert not point_cell([SURE[LIGHT], SURE[EMPTY], SURE[EMPTY], FOREIGN]).readable
 
@@ -103,7 +120,7 @@ def test_rendered_sample(club) -> None:  # type: ignore[no-untyped-def]
         else:
             clear += 1
             exact += all(c.count == truth[k] for k, c in reading.cells().items())
-    assert exact >= clear // 3  # a regression guard; bench/boards.py measures the real rate
+    assert exact >= clear * 2 // 5  # a regression guard (8 of 16 now); bench/boards.py measures the rate
 
 
 def test_start_calibration_finds_orientation_and_a_hand_is_flagged() -> None:

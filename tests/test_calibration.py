@@ -15,6 +15,7 @@ from calibration.profile import Profile, ProfileError
 from referee.cli import main
 from referee.layout import Board, ImageLayout, Orientation
 from vision.board_reader import BoardReader
+from vision.checkers import AMBIGUOUS_RATIO, EMPTY, LIGHT, EmptyField
 
 
 def test_parse_corners_reads_four_pairs() -> None:
@@ -198,3 +199,24 @@ def test_start_is_refused_on_a_frame_that_is_not_the_start(shared_data: Path) ->
     frame = cv2.imread(str(shared_data / "real-boards" / "frame0.jpg"))
     with pytest.raises(CalibrationError, match="does not look like the starting position"):
         calibrate(frame, [tuple(c) for c in label["board_quad"]], start=True)
+
+
+def test_empty_field_decides_clear_slots_and_round_trips() -> None:
+    """A slot like its empty self is empty; one far from it may hold a checker, never surely on its word."""
+    image = np.full((40, 60, 3), 90, np.uint8)
+    field = EmptyField(image, np.array([5.0, 5.0, np.nan]), np.array([20.0, 20.0, np.nan]))
+    frame = image.copy()
+    frame[5:15, 35:45] = (20, 200, 20)  # something green over the second slot
+    diffs = field.differences(frame, np.array([[10.0, 10.0], [40.0, 10.0], [40.0, 10.0]]), 3.0, 0)
+    assert diffs[0] < 5 < 20 < diffs[1]
+    adjusted = field.adjust(np.array([[2.0, 1.0, 3.0], [1.0, 2.0, 3.0], [1.0, 2.0, 3.0]]), diffs)
+    assert adjusted[0].argmin() == EMPTY and adjusted[0, 1] > AMBIGUOUS_RATIO * adjusted[0, EMPTY]
+    # far from its empty self, a slot the model calls empty keeps its call but is doubtful
+    assert adjusted[1].argmin() == EMPTY and field.doubtful(adjusted, diffs).tolist() == [False, True, False]
+    assert adjusted[2].argmin() == EMPTY  # no decision where calibration could not separate the two
+    sure_light = field.adjust(np.array([[9.0, 1.0, 3.0]] * 3), diffs)
+    assert sure_light[0].argmin() == LIGHT  # it settles doubtful calls, it does not overrule a sure one
+    again = EmptyField.from_json(field.to_json())
+    assert np.array_equal(again.image, image) and np.isnan(again.full_above[2])
+    with pytest.raises(ValueError):
+        EmptyField.from_json({**field.to_json(), "png": "bm90IGEgcG5n"})

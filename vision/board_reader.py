@@ -6,7 +6,10 @@
 
 The frame is rectified, every checker slot of every point and a row of candidates along the bar are
 searched and classified (:mod:`vision.checkers`), the calls become counts with their doubts
-(:mod:`vision.stacks`), and 15 a side narrows what it can. Dice found by :mod:`vision.dice` (when that
+(:mod:`vision.stacks`), and 15 a side narrows what it can. Each point slot is also compared with the
+board's own empty look there (:class:`vision.checkers.EmptyField`, learned at calibration): a slot that
+still looks like its empty self settles a doubtful call as empty, one that looks changed while the slot
+model calls it empty keeps the count from being confident. Dice found by :mod:`vision.dice` (when that
 module is present) spoil the slots under them instead of being read as checkers.
 """
 
@@ -19,12 +22,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.profile import Profile, ProfileError
-from vision.checkers import EMPTY, Prepared, SlotCall, SlotModel, SlotSampler, call_slots
+from vision.checkers import EMPTY, FIELD_DISC, Prepared, SlotCall, SlotModel, SlotSampler, call_slots
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points
 from vision.reading import BoardReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
+
+# a slot this close to the calibration samples (a share of the novelty distance) is no hand's edge
+USUAL = 0.7
 
 
 @dataclass
@@ -110,22 +116,32 @@ class BoardReader:
         start = time.perf_counter()
         if dice is None:
             dice = self._dice(frame)
-        samples = self.grid.sample(self.rectifier.warp(frame))
+        canonical = self.rectifier.warp(frame)
+        samples = self.grid.sample(canonical)
         k = self.grid.k
         novelty = self.model.novelty
         point_d, point_near = self.model.measure(samples.point_features)
-        bar_d, bar_near = self.model.measure(samples.bar_features)
+        # foreign things are judged on the slot model's own call: the empty field sees a hand as "not empty"
+        model_empty = point_d.argmin(axis=1) == EMPTY
         spoiled = self._under_dice(dice, samples.point_centers)
         under_die = np.array(spoiled, dtype=bool)
+        field = self.profile.empty_field
+        doubtful = np.zeros(len(point_d), dtype=bool)
+        if field is not None:
+            g = self.profile.geometry
+            diffs = field.differences(
+                canonical, self.grid.nominal, FIELD_DISC * g.radius_x, self.profile.margin
+            )
+            doubtful = field.doubtful(point_d, diffs)
+            point_d = field.adjust(point_d, diffs, (point_near < USUAL * novelty) & ~under_die)
+        bar_d, bar_near = self.model.measure(samples.bar_features)
         # a die is no hand: the slots under it are spoiled (anything may be there), not foreign
         point_near = np.where(under_die, 0.0, point_near)
         score = point_near / novelty
         if self.reference is not None:
             # a slot that reads empty but no longer looks like it did empty at calibration is covered
             changed = self.reference.changed(self.model.standardise(samples.point_features))
-            score = np.where(
-                (point_d.argmin(axis=1) == EMPTY) & ~under_die, np.maximum(score, changed), score
-            )
+            score = np.where(model_empty & ~under_die, np.maximum(score, changed), score)
         point_foreign = foreign_points(score.reshape(2, 12, k), 1.0).ravel()
         bar_score = bar_near / novelty
         if self.profile.bar_reference is not None:
@@ -147,7 +163,12 @@ class BoardReader:
                 jbase = (r * 12 + i) * (k - 1)
                 upper = junction_calls[jbase : jbase + k - 1] if junction_calls is not None else None
                 cells.append(
-                    point_cell(point_calls[base : base + k], wildcard=spoiled[base : base + k], upper=upper)
+                    point_cell(
+                        point_calls[base : base + k],
+                        wildcard=spoiled[base : base + k],
+                        upper=upper,
+                        doubtful=doubtful[base : base + k].tolist(),
+                    )
                 )
             rows[row] = cells
         bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * self.profile.geometry.pitch)

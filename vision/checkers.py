@@ -33,6 +33,8 @@ NEIGHBOURS = 3  # a class's distance is the mean over its nearest few samples: o
 FEATURES = 6 * (len(RING_EDGES) - 1) + 1 + 3
 # a class within this factor of the nearest one is not ruled out
 AMBIGUOUS_RATIO = 2.5
+# of a checker's radius: the middle of a slot, which any checker on it covers however it drifts
+FIELD_DISC = 0.6
 
 
 def matmul(a: np.ndarray, b: np.ndarray, rows: int = 16) -> np.ndarray:
@@ -278,6 +280,8 @@ class SlotCall:
     possible: frozenset[int]  # classes not ruled out
     confidence: float
     novel: bool
+    # how much worse each class (EMPTY, LIGHT, DARK) fits than the best: log of the distance ratio
+    costs: tuple[float, float, float] | None = None
 
 
 def call_slots(
@@ -300,11 +304,114 @@ def call_slots(
     novel = (d1 if nearest is None else np.asarray(nearest)) > novelty
     if unseen is not None:
         novel = novel | unseen
+    with np.errstate(invalid="ignore", divide="ignore"):
+        costs = np.minimum(np.log(np.maximum(d, 1e-6) / d1[:, None]), 10.0).tolist()
     sets = {}
     calls = []
     for i in range(len(d)):
         key = int(possible[i, 0]) | int(possible[i, 1]) << 1 | int(possible[i, 2]) << 2
         if key not in sets:
             sets[key] = frozenset(c for c in range(3) if key >> c & 1)
-        calls.append(SlotCall(int(order[i, 0]), sets[key], float(confidence[i]), bool(novel[i])))
+        calls.append(
+            SlotCall(int(order[i, 0]), sets[key], float(confidence[i]), bool(novel[i]), tuple(costs[i]))
+        )
     return calls
+
+
+@dataclass
+class EmptyField:
+    """The rectified field as it looks with every point empty, and per slot how far from it a slot may
+    look and still be surely empty (``empty_below``) or must be occupied (``full_above``); NaN where the
+    calibration showed the two overlap (a checker much like its point). Comparing a slot with *its own*
+    background tells a dark checker on a dark point from the point far better than ring features do.
+    """
+
+    image: np.ndarray  # rectified (margin included) BGR uint8
+    empty_below: np.ndarray  # per point slot, SlotGrid order
+    full_above: np.ndarray
+
+    def __post_init__(self) -> None:
+        self._lab = cv2.cvtColor(self.image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    def differences(
+        self, canonical: np.ndarray, centers: np.ndarray, radius: float, margin: int
+    ) -> np.ndarray:
+        """Median colour difference from the empty field in a small disc at each (field) centre, after
+        matching the overall brightness (light drifts between frames)."""
+        ref = self._lab
+        # only the sampled pixels are converted: the whole field would cost more than the rest of this
+        coarse = cv2.cvtColor(np.ascontiguousarray(canonical[::4, ::4]), cv2.COLOR_BGR2LAB)
+        gain = float(np.median(coarse[..., 0].astype(np.float32) / np.maximum(ref[::4, ::4, 0], 1.0)))
+        r = max(1, int(radius))
+        yy, xx = np.mgrid[-r : r + 1 : 2, -r : r + 1 : 2]  # a 2-pixel lattice: the median needs no more
+        inside = xx**2 + yy**2 <= radius**2
+        oy, ox = yy[inside], xx[inside]
+        c = np.rint(np.asarray(centers, dtype=np.float64)).astype(np.intp) + margin
+        h, w = canonical.shape[:2]
+        ys = np.clip(c[:, 1:2] + oy[None], 0, h - 1)
+        xs = np.clip(c[:, 0:1] + ox[None], 0, w - 1)
+        a = cv2.cvtColor(np.ascontiguousarray(canonical[ys, xs]), cv2.COLOR_BGR2LAB).astype(np.float32)
+        b = ref[ys, xs]
+        d = (
+            0.5 * np.abs(a[..., 0] - gain * b[..., 0])
+            + np.abs(a[..., 1] - b[..., 1])
+            + np.abs(a[..., 2] - b[..., 2])
+        )
+        return np.median(d, axis=1)
+
+    def adjust(self, distances: np.ndarray, diffs: np.ndarray, usual: np.ndarray | None = None) -> np.ndarray:
+        """Class distances with the slots the empty field shows surely empty made clear.
+
+        Only ``usual`` slots (default all) are made surely empty: one that looks odd to the slot model
+        may be the edge of a hand, which the middle of the slot does not show."""
+        d = np.array(distances, dtype=np.float64, copy=True)
+        colour = np.minimum(d[:, LIGHT], d[:, DARK])
+        ratio = AMBIGUOUS_RATIO * 1.2
+        with np.errstate(invalid="ignore"):
+            # it settles doubtful calls, it does not overrule a sure one
+            empty = (diffs < self.empty_below) & (d[:, EMPTY] <= AMBIGUOUS_RATIO * colour)
+        if usual is not None:
+            empty &= usual
+        d[empty, EMPTY] = np.minimum(d[empty, EMPTY], colour[empty] / ratio)
+        return d
+
+    def doubtful(self, distances: np.ndarray, diffs: np.ndarray) -> np.ndarray:
+        """Slots the slot model calls empty that look nothing like their empty selves: a checker it missed,
+        glare, or the edge of a hand. Their call stands, but a count resting on them is not confident."""
+        d = np.asarray(distances)
+        with np.errstate(invalid="ignore"):
+            full = diffs > self.full_above
+        return full & (d[:, EMPTY] < np.minimum(d[:, LIGHT], d[:, DARK]))
+
+    def to_json(self) -> dict:
+        import base64
+
+        ok, png = cv2.imencode(".png", self.image)
+        if not ok:
+            raise ValueError("cannot encode the empty field")
+
+        def nums(a: np.ndarray) -> list:
+            return [None if not np.isfinite(v) else round(float(v), 3) for v in a]
+
+        return {
+            "png": base64.b64encode(png.tobytes()).decode("ascii"),
+            "empty_below": nums(self.empty_below),
+            "full_above": nums(self.full_above),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> EmptyField:
+        import base64
+
+        raw = np.frombuffer(base64.b64decode(data["png"]), np.uint8)
+        image = cv2.imdecode(raw, cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError("empty field image is damaged")
+
+        def arr(v: list) -> np.ndarray:
+            return np.array([np.nan if x is None else float(x) for x in v], dtype=np.float64)
+
+        below, above = arr(data["empty_below"]), arr(data["full_above"])
+        if len(below) != len(above):
+            raise ValueError("empty field thresholds differ in length")
+        return cls(image, below, above)

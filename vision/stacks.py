@@ -47,12 +47,15 @@ def point_cell(
     limit: int = CHECKERS,
     wildcard: Sequence[bool] = (),
     upper: Sequence[SlotCall] | None = None,
+    doubtful: Sequence[bool] = (),
 ) -> CellReading:
     """The reading of one point from its slot calls (slot 0 at the edge).
 
     ``upper`` are the calls of the dips between slots (``upper[j - 1]`` between slots j-1 and j), where a
     second layer of checkers sits once the first row is full. ``wildcard`` marks slots whose view is
     spoiled by something known (a die): they may hold anything but do not make the point unreadable.
+    ``doubtful`` slots are called empty but look changed (see :meth:`EmptyField.doubtful`): the count
+    stands, without confidence.
     """
     k_max = len(calls)
     first_row = min(FIRST_ROW, k_max)
@@ -97,17 +100,71 @@ def point_cell(
         return CellReading(best, 0.2, tuple(sorted({best, *range(-k_max, k_max + 1)})))
     if best not in plausible:
         best = min(plausible, key=lambda v: (abs(v - best), abs(v)))
+    run_best = best
+    likeliest = _likeliest(calls, upper or [], spoiled, first_row, plausible, best)
+    if likeliest is not None:
+        best = likeliest
     # a checker sitting beyond the stack (drift, a stray) is a warning, not a count
     stray = any(calls[i].best != EMPTY and not spoiled[i] for i in range(n0 + 1, k_max))
     used = [calls[i].confidence for i in range(min(k_max, n0 + 1)) if not spoiled[i]]
     if upper and n0 >= first_row:
         used += [upper[j].confidence for j in range(min(len(upper), n1 + 1))]
     confidence = float(np.prod(used)) if used else 0.5
-    if stray:
+    if stray or any(d and not sp for d, sp in zip(doubtful, spoiled, strict=False)):
         confidence = min(confidence, 0.6)
-    if len(plausible) > 1:
+    if len(plausible) > 1 or best != run_best:
         confidence = min(confidence, CONFIDENT - 0.05)
     return CellReading(best, round(confidence, 4), tuple(sorted(plausible)))
+
+
+def _likeliest(
+    calls: Sequence[SlotCall],
+    upper: Sequence[SlotCall],
+    spoiled: Sequence[bool],
+    first_row: int,
+    plausible: set[int],
+    prior: int = 0,
+) -> int | None:
+    """The plausible count whose first row the slot calls fit best (the sum of each slot's cost), with
+    the second layer as the run of its calls; None when the calls carry no costs. One misread slot (the
+    edge checker half hidden by a second layer, a checker much like its point) then costs a little
+    instead of cutting the stack short. Ties go to ``prior``, the run of the calls' own best classes."""
+    if len(plausible) == 1:
+        return next(iter(plausible))
+    if not plausible or any(c.costs is None for c in calls):
+        return None
+    k = len(calls)
+    top = first_row if upper else k
+    # prefix sums: a colour's cost over slots 0..n-1 plus empty's over slots n..k-1
+    seen = [c.costs if not spoiled[s] else (0.0, 0.0, 0.0) for s, c in enumerate(calls)]
+    prefix = {LIGHT: [0.0], DARK: [0.0]}
+    for colour, sums in prefix.items():
+        for c in seen:
+            sums.append(sums[-1] + c[colour])
+    empty_suffix = [0.0] * (k + 1)
+    for s in range(k - 1, -1, -1):
+        empty_suffix[s] = empty_suffix[s + 1] + seen[s][EMPTY]
+
+    def cost(v: int) -> float:
+        n = min(abs(v), k)
+        if v == 0:
+            return empty_suffix[0]
+        return prefix[LIGHT if v > 0 else DARK][n] + empty_suffix[n]
+
+    rows = [v for v in range(-top, top + 1) if v in plausible or (upper and abs(v) == top)]
+    if not rows:
+        return None
+    # ties (a slot under a die costs nothing either way) go to the run the calls themselves show
+    best = min(rows, key=lambda v: (round(cost(v), 6), abs(v - prior), abs(v)))
+    if upper and abs(best) == first_row:
+        colour = LIGHT if best > 0 else DARK
+        m = 0
+        while m < min(len(upper), first_row - 1) and upper[m].best == colour:
+            m += 1
+        best = (first_row + m) * (1 if best > 0 else -1)
+    if best not in plausible:
+        return min(sorted(plausible, key=abs), key=lambda v: abs(v - best))
+    return best
 
 
 def bar_cells(
