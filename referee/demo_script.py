@@ -77,7 +77,7 @@ class Script:
         base = 0.62 if half == "right" else 0.1
         out = []
         for i, v in enumerate(values):
-            x = base + 0.1 * i + self.rng.uniform(0.0, 0.12)
+            x = base + 0.11 * i + self.rng.uniform(0.0, 0.05)  # dice lie apart, never on each other
             y = 0.44 + self.rng.uniform(0.0, 0.12)
             out.append(DieAt(v, x, y, cocked[i] if i < len(cocked) else False, self.rng.uniform(0, 80)))
         return tuple(out)

@@ -28,9 +28,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from referee.game import Event, EventKind, Game, GameError, GameResult, Phase
+from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
 from referee.journal import Journal
 from referee.layout import Board, Orientation, Side
+from referee.match import FinishedGame, Match
 from referee.moves import Play
 from referee.narration import describe_play, describe_score, dice_text
 from referee.notation.position_id import encode_position_id
@@ -163,8 +164,8 @@ class Session:
         self.journal = journal
         self.stage = Stage.SETUP
         self.game: Game | None = None
-        self.score = [0, 0]  # light, dark
-        self.crawford_done = False
+        # the score, the Crawford game and the games played are the match's business
+        self.match = self._new_match()
         self.game_number = 0
         self.match_id: int | None = None
         self.game_id: int | None = None
@@ -180,9 +181,18 @@ class Session:
         self._last_setup: tuple[str, ...] = ()
         self._said_cannot_see = False
         self._question: Play | None = None  # the play the table was asked to confirm
+        self._explained: tuple[BoardReading, tuple, Explanation] | None = None  # the last reading judged
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
 
     # ---- properties -----------------------------------------------------------------------------
+
+    def _new_match(self) -> Match:
+        return Match(self.options.match_length or 0, self.options.rules)
+
+    @property
+    def score(self) -> list[int]:
+        """[light's points, dark's points] in the match (or the money session)."""
+        return list(self.match.score)
 
     @property
     def board(self) -> Board:
@@ -303,11 +313,8 @@ class Session:
         rules = self.options.rules
         if self.match_id is None and self.journal:
             self.match_id = self.journal.start_match(length, rules.to_mapping())
-        crawford = False
-        if length and not self.crawford_done and max(self.score) == length - 1:
-            crawford = True
-            self.crawford_done = True
-        self.game = Game(options=rules, money=length is None, crawford=crawford)
+        self.game = self.match.new_game()
+        crawford = self.game.crawford
         self.game_number += 1
         if self.journal and self.match_id is not None:
             self.game_id = self.journal.start_game(
@@ -324,14 +331,7 @@ class Session:
     def start_from(self, board: Board, on_roll: Side, t: float | None = None) -> list[Say]:
         """Starts a game from a set position with ``on_roll`` to roll (lessons, problems, tests)."""
         says = self._start_game(t)
-        assert self.game is not None
-        self.game = Game(
-            options=self.game.options,
-            money=self.game.money,
-            crawford=self.game.crawford,
-            start=board,
-            first=on_roll,
-        )
+        self.game = self.match.new_game(start=board, first=on_roll)
         self.stage = Stage.ROLL
         return says[:0] + [Say(READY, f"position set: {self.game.status()}")]
 
@@ -487,8 +487,7 @@ class Session:
 
     def _judge(self, obs: Observation, mover: Side, replay: bool) -> list[Say]:
         assert obs.reading is not None and self.game is not None
-        plays = self.game.legal_plays()
-        seen = explain(obs.reading, self.options.orientation, mover, self.game.board, plays)
+        seen = self._explain(obs.reading, mover)
         if seen.verdict == LEGAL:
             self._reset_watch()
             return self._legal(seen, obs.t)
@@ -512,6 +511,19 @@ class Session:
             return self._illegal(board, obs)
         self._illegal_run = []
         return self._unclear(obs, seen.reason, seen.candidates)
+
+    def _explain(self, reading: BoardReading, mover: Side) -> Explanation:
+        """:func:`~referee.observe.explain` for this reading of the current play, reusing the last answer
+        when a source hands over the very same reading again (a replay of a still picture): weighing
+        every board a doubtful reading allows is the costly part of a frame."""
+        assert self.game is not None
+        key = (self.game.board, self.game.dice, mover)
+        last = self._explained
+        if last is not None and last[0] is reading and last[1] == key:
+            return last[2]
+        seen = explain(reading, self.options.orientation, mover, self.game.board, self.game.legal_plays())
+        self._explained = (reading, key, seen)
+        return seen
 
     def _unclear(self, obs: Observation, reason: str, candidates: Sequence[Play] = ()) -> list[Say]:
         """Keeps looking; once it has lasted ``unclear_after`` seconds, asks the table (amber).
@@ -690,11 +702,10 @@ class Session:
         assert self.game is not None and self.game.result is not None
         result = self.game.result
         self.results.append(result)
-        i = 0 if result.winner is Side.LIGHT else 1
-        self.score[i] += result.points
+        self.match.finish(self.game)
         length = self.options.match_length
-        score_text = describe_score(self.score[0], self.score[1], length)
-        match_over = bool(length) and max(self.score) >= (length or 0)
+        score_text = describe_score(*self.match.score, length)
+        match_over = self.match.over
         self.stage = Stage.MATCH_OVER if match_over else Stage.OVER
         text = f"{result.text}. {score_text}"
         if match_over:
@@ -720,8 +731,7 @@ class Session:
 
     def _new_game_button(self, t: float | None) -> list[Say]:
         if self.stage is Stage.MATCH_OVER:
-            self.score = [0, 0]
-            self.crawford_done = False
+            self.match = self._new_match()
             self.game_number = 0
             self.match_id = None
         self.stage = Stage.SETUP
@@ -790,7 +800,7 @@ class Session:
         return {
             "stage": self._settled_stage().value,
             "score": list(self.score),
-            "crawford_done": self.crawford_done,
+            "match": _match_state(self.match),
             "game_number": self.game_number,
             "match_id": self.match_id,
             "game_id": self.game_id,
@@ -808,8 +818,7 @@ class Session:
         if phase is Phase.PLAY and self.game.pending_correction is not None:
             return Stage.REPLAY if self.stage is Stage.REPLAY else Stage.RESTORE
         if phase is Phase.OVER:
-            length = self.options.match_length
-            return Stage.MATCH_OVER if length and max(self.score) >= length else Stage.OVER
+            return Stage.MATCH_OVER if self.match.over else Stage.OVER
         return {
             Phase.OPENING: Stage.OPENING,
             Phase.ROLL: Stage.ROLL,
@@ -825,8 +834,7 @@ class Session:
         state = journal.load_state()
         if not state:
             return session
-        session.score = list(state["score"])
-        session.crawford_done = bool(state["crawford_done"])
+        session.match = _resume_match(state, options)
         session.game_number = int(state["game_number"])
         session.match_id = state["match_id"]
         session.game_id = state["game_id"]
@@ -835,7 +843,28 @@ class Session:
             game = Game(options=options.rules, money=options.match_length is None, crawford=state["crawford"])
             game.replay(state["history"])
             session.game = game
+            session.match.current = None if game.over else game
         return session
+
+
+def _match_state(match: Match) -> dict[str, Any]:
+    """The match for a snapshot: the finished games without their moves (the record keeps those)."""
+    data = match.to_dict()
+    for game in data["games"]:
+        game["history"] = []
+    return data
+
+
+def _resume_match(state: dict[str, Any], options: SessionOptions) -> Match:
+    """The match of a snapshot; a record written before snapshots held the match gives its score."""
+    if "match" in state:
+        return Match.from_dict(state["match"])
+    match = Match(options.match_length or 0, options.rules, crawford_played=bool(state.get("crawford_done")))
+    for side, points in zip(Side, state["score"], strict=True):
+        if points:
+            won = GameResult(side, Outcome.SINGLE, points, points)
+            match.games.append(FinishedGame(len(match.games) + 1, match.score, False, won))
+    return match
 
 
 def _restore_text(difference: str) -> str:

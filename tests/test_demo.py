@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import io
-import subprocess
 import sys
-from pathlib import Path
-
-import pytest
 
 from referee.demo_script import PLAN, choose, demo_game
 from referee.game import Game, Outcome
@@ -39,36 +34,4 @@ def test_the_scripted_game_is_legal_and_shows_everything() -> None:
     assert any(s.hands and s.dice for s in shots)  # hands over the board while the dice lie there
 
 
-def test_demo_start_through_the_real_pipeline(tmp_path: Path) -> None:
-    from referee.cli.demo import run_demo
-    from referee.journal import Journal
-
-    out = io.StringIO()
-    result = run_demo(tmp_path / "rec.sqlite", shots=demo_game(turns=2), out=out, save_frames=tmp_path / "f")
-    log = out.getvalue()
-    assert "set up the starting position: light 13-point has 4, expected 5" in log
-    # setup, the cocked die thrown again, the opening roll read, its play judged legal (when the
-    # reader leaves doubt the referee may ask first, amber, and the players confirm with ACCEPT)
-    asked = [s for s in result.signals if s != "CANNOT_SEE"]
-    assert asked[:4] == ["READY", "REROLL", "ROLL_OK", "READY"], log
-    assert result.signals.count("CANNOT_SEE") <= result.confirmed
-    assert "ILLEGAL" not in result.signals
-    assert "light plays 6-4: 24/14" in log
-    with Journal(tmp_path / "rec.sqlite") as journal:
-        kinds = [e.kind for e in journal.events(journal.games()[0].id)]
-    assert kinds[:2] == ["setup", "reroll"] and "play" in kinds
-    frames = sorted((tmp_path / "f" / "frames").glob("*.png"))
-    assert len(frames) == result.frames
-    assert (tmp_path / "f" / "replay.toml").is_file() and (tmp_path / "f" / "profile.json").is_file()
-    if result.dice_from_truth:
-        pytest.skip("the dice models are not installed: a replay cannot read the dice the demo was given")
-    replay = subprocess.run(
-        [*REFEREE, "run", "--config", str(tmp_path / "f" / "replay.toml"), "--no-keys"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert replay.returncode == 0, replay.stderr
-    said = [line.strip() for line in replay.stdout.splitlines() if line.startswith("  ")]
-    demo_said = [s.text for s in result.says]
-    assert said[: len(demo_said)] == demo_said
+# the demo through the real pipeline, and its replay: tests/test_replay_gpio.py

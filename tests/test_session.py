@@ -281,3 +281,27 @@ def test_an_unclear_play_asks_the_table_which_can_confirm_it() -> None:
     said = t.press("ACCEPT")
     assert signals(said) == ["READY"] and t.session.board == played
     assert ("confirmed", "the table confirms 8/5 6/5") in t.session.log
+
+
+def test_crawford_game_follows_the_match_and_survives_a_restart(tmp_path) -> None:
+    """Match to 3 with a cube: light wins a gammon (2), so the next game is the Crawford game (no
+    doubling); a resumed session knows the score and that the Crawford game is under way."""
+    path = tmp_path / "rec.sqlite"
+    options = SessionOptions(O, RuleOptions(), match_length=3)
+    t = Table(Session(options, Journal(path)))
+    board = Board.from_position(Position.from_points({1: 1, 2: 1}, {13: 15}), Side.LIGHT)
+    t.session.start_from(board, Side.LIGHT)
+    t.see(board, [die(2, "right"), die(1, "right", shift=40)])
+    said = t.see(Board.from_position(Position.from_points({}, {13: 15}), Side.LIGHT))
+    assert signals(said) == ["GAME_OVER"]
+    assert t.session.score == [2, 0] and t.session.match.next_is_crawford
+    assert signals(t.see(START)) == ["READY"]
+    assert t.session.game.crawford and "Crawford" in t.session.log[-1][1]
+    t.see(START, [die(3, "right"), die(1, "left")])
+    t.see(after(START, Side.LIGHT, (3, 1), "8/5 6/5"))
+    said = t.press("DOUBLE")
+    assert t.session.stage is Stage.ROLL and not signals(said)  # no doubling in the Crawford game
+    t.session.journal.close()
+    resumed = Session.resume(options, Journal(path))
+    assert resumed.score == [2, 0] and resumed.game.crawford
+    assert resumed.match.current is resumed.game

@@ -82,3 +82,53 @@ def test_run_with_a_missing_profile_is_a_clear_error(
     )
     assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
     assert "missing.json" in capsys.readouterr().err
+
+
+def test_run_locks_the_camera_at_the_profiles_gains_and_stops_cleanly_on_sigterm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`referee run` turns SIGTERM into a clean exit and opens the camera with the stored gains;
+    malformed gains are one clear error."""
+    import signal
+    from types import SimpleNamespace
+
+    import hardware.sources
+    from calibration.profile import Profile
+    from hardware.frames import SourceSpecError
+    from hardware.picamera import CameraSettings
+
+    stored = CameraSettings(12000, 2.0, (1.8, 1.5))
+    profile = SimpleNamespace(orientation=O, camera=stored.to_dict())
+    monkeypatch.setattr(Profile, "load", classmethod(lambda cls, path: profile))
+    opened: list[object] = []
+
+    def open_source(config: object, *, settings: object = None) -> object:
+        opened.append(settings)
+        raise SourceSpecError("no camera here")  # stop before any frame: the settings are what counts
+
+    monkeypatch.setattr(hardware.sources, "open_source", open_source)
+    cfg = tmp_path / "referee.toml"
+    cfg.write_text(
+        '[camera]\nsource = "picamera"\n[referee]\nprofile = "p.json"\nrecord = "r.sqlite"\n'
+        '[signals]\noutput = "console"\n'
+    )
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
+        assert signal.getsignal(signal.SIGTERM) not in (before, signal.SIG_DFL)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert opened == [stored]
+    assert "no camera here" in capsys.readouterr().err
+    profile.camera = {"exposure_time_us": -5, "analogue_gain": 2.0, "colour_gains": [1.0, 1.0]}
+    try:
+        assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert "exposure_time_us must be a positive number" in capsys.readouterr().err
+    profile.camera = {}
+    try:
+        assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert opened == [stored, None]  # no stored gains: the camera settles by itself

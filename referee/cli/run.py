@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from calibration.profile import Profile, ProfileError
     from hardware import notify
     from hardware.frames import FrameSourceError, SourceSpecError
+    from hardware.picamera import CameraSettings, CameraSettingsError
     from hardware.sources import open_signals, open_source
     from referee.config import RefereeConfigError, load_config
     from referee.journal import Journal, JournalError
@@ -37,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     from referee.session import Session, SessionOptions
     from vision.board_reader import BoardReader
 
+    # `systemctl stop` must run the finally blocks below (camera closed, lights off, record closed)
+    notify.exit_on_sigterm()
     try:
         config = load_config(args.config)
         profile = Profile.load(config.profile)
@@ -55,8 +58,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"resuming game {session.game_number}: {session.status()}", flush=True)
     hardware = config.hardware
     try:
-        source = open_source(hardware.camera)
+        # the gains saved at calibration keep the colours the reader learned, night after night
+        settings = CameraSettings.from_dict(profile.camera) if profile.camera else None
+    except CameraSettingsError as e:
+        journal.close()
+        raise CommandError(f"{config.profile}: {e}") from None
+    try:
+        source = open_source(hardware.camera, settings=settings)
     except (SourceSpecError, FrameSourceError) as e:
+        journal.close()
         raise CommandError(str(e)) from None
     signals = open_signals(hardware.signals)
     buttons = Buttons(signals)
