@@ -41,6 +41,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-ma
 
 
 def random_position(rng: random.Random) -> Position:
+    """A random legal position: up to 15 checkers a side on points and bar, no shared point."""
     sides = [[0] * 25, [0] * 25]
     for s in rng.sample((0, 1), 2):
         for _ in range(rng.randint(0, 15)):
@@ -50,7 +51,8 @@ def random_position(rng: random.Random) -> Position:
 
 
 def random_state(rng: random.Random) -> MatchState:
-    length = rng.choice((0, 0, 3, 5, 7, 11, 25))
+    """A random consistent match state: money or a match, cube, score, Crawford, dice."""
+    length = rng.choice((0, 0, 1, 3, 5, 7, 11, 25))
     on_roll = rng.randint(0, 1)
     score = (rng.randint(0, max(length - 1, 0)), rng.randint(0, max(length - 1, 0)))
     crawford = length > 1 and length - 1 in score and rng.random() < 0.5

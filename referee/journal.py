@@ -328,8 +328,21 @@ class Journal:
         row = self._db.execute("SELECT history FROM games WHERE id=?", (game_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None
 
+    @classmethod
+    def existing(cls, path: str | Path) -> Journal:
+        """Opens a record that must already exist (the commands that read one never create one)."""
+        if not Path(path).is_file():
+            raise JournalError(f"{path} does not exist: name the record that `referee run` or `demo` wrote")
+        return cls(path)
+
     def game(self, game_id: int) -> GameRow | None:
         return next((g for g in self.games() if g.id == game_id), None)
+
+    def require_game(self, game_id: int) -> GameRow:
+        game = self.game(game_id)
+        if game is None:
+            raise JournalError(f"there is no game {game_id}: `referee history {self.path}` lists them")
+        return game
 
     def matches(self) -> list[MatchRow]:
         rows = self._db.execute(

@@ -6,20 +6,11 @@ import random
 
 import pytest
 
+from bench.notation import random_position
 from referee.notation.position_id import PositionIdError, decode_position_id, encode_position_id
 from referee.position import START, Position
 
 START_POINTS = {6: 5, 8: 3, 13: 5, 24: 2}
-
-
-def random_position(rng: random.Random) -> Position:
-    """A random legal position: up to 15 checkers a side on points and bar, no shared point."""
-    sides = [[0] * 25, [0] * 25]
-    for s in rng.sample((0, 1), 2):
-        for _ in range(rng.randint(0, 15)):
-            i = rng.choice([p for p in range(25) if p == 24 or not sides[1 - s][23 - p]])
-            sides[s][i] += 1
-    return Position(tuple(sides[0]), tuple(sides[1]))
 
 
 # (not on roll | on roll), each in its own numbering, 25 = bar: the pairs named in the issue

@@ -8,40 +8,13 @@ import random
 
 import pytest
 
+from bench.notation import random_position, random_state
 from referee.notation.match_id import MatchState, decode_match_id, encode_match_id
 from referee.notation.position_id import decode_position_id, encode_position_id
 from referee.notation.xgid import Xgid, XgidError, decode_xgid, encode_xgid
 from referee.position import START, Position
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
-
-
-def random_position(rng: random.Random) -> Position:
-    sides = [[0] * 25, [0] * 25]
-    for s in rng.sample((0, 1), 2):
-        for _ in range(rng.randint(0, 15)):
-            i = rng.choice([p for p in range(25) if p == 24 or not sides[1 - s][23 - p]])
-            sides[s][i] += 1
-    return Position(tuple(sides[0]), tuple(sides[1]))
-
-
-def random_state(rng: random.Random) -> MatchState:
-    length = rng.choice((0, 0, 1, 3, 5, 7, 11, 25))
-    on_roll = rng.randint(0, 1)
-    score = (rng.randint(0, max(length - 1, 0)), rng.randint(0, max(length - 1, 0)))
-    crawford = length > 1 and length - 1 in score and rng.random() < 0.5
-    dice = None if rng.random() < 0.3 else (rng.randint(1, 6), rng.randint(1, 6))
-    return MatchState(
-        cube=1 << rng.randint(0, 6) if not crawford else 1,
-        cube_owner=None if crawford else rng.choice((None, 0, 1)),
-        on_roll=on_roll,
-        turn=on_roll,
-        crawford=crawford,
-        dice=dice,
-        match_length=length,
-        score=score,
-        jacoby=length == 0 and rng.random() < 0.5,
-    )
 
 
 def test_start_position() -> None:

@@ -23,18 +23,10 @@ def run(args: argparse.Namespace) -> int:
     from referee.export import ExportError, write_match_mat
     from referee.journal import Journal, JournalError
 
-    if not args.record.is_file():
-        raise CommandError(
-            f"{args.record} does not exist: name the record that `referee run` or `demo` wrote"
-        )
     try:
-        with Journal(args.record) as journal:
+        with Journal.existing(args.record) as journal:
             if args.game is not None:
-                game = journal.game(args.game)
-                if game is None:
-                    raise CommandError(
-                        f"there is no game {args.game}: `referee history {args.record}` lists them"
-                    )
+                game = journal.require_game(args.game)
                 text = write_match_mat(journal, game.match_id, game.id)
             else:
                 matches = journal.matches()

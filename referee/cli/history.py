@@ -22,17 +22,10 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from referee.journal import Journal, JournalError
 
-    if not args.record.is_file():
-        raise CommandError(
-            f"{args.record} does not exist: name the record that `referee run` or `demo` wrote"
-        )
     try:
-        with Journal(args.record) as journal:
+        with Journal.existing(args.record) as journal:
             if args.game is not None:
-                if journal.game(args.game) is None:
-                    raise CommandError(
-                        f"there is no game {args.game}: `referee history {args.record}` lists them"
-                    )
+                journal.require_game(args.game)
                 for e in journal.events(args.game):
                     evidence = (
                         " [evidence]" if e.kind in ("illegal", "unclear") and journal.evidence(e.id) else ""
