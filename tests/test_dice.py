@@ -103,10 +103,11 @@ def test_real_dice_sample(shared_data: Path) -> None:
                 used.add(hit)
                 right += d.value == boxes[hit][0]
         found += len(used)
-    # measured with the shipped models: 0.993, 0.993, 0.85 (the value reader is the weak part)
+    # measured with the shipped models: 0.993, 0.993, 0.873 (0.853 from the network alone; counted pips
+    # confirm some of its unsure reads); the value reader is the weak part
     assert found / total >= 0.97
     assert found / detections >= 0.97
-    assert right / found >= 0.8
+    assert right / found >= 0.86
 
 
 @pytest.mark.parametrize("name", ["frame0.jpg", "test10.jpg", "test2.jpg"])

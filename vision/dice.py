@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import dice_model
+from vision import dice_model, dice_pips
 from vision.reading import DieReading
 
 # A candidate whose "not a die" probability is below this is a die.
@@ -28,6 +28,8 @@ MIN_EDGE = 21.0
 OUTSIDE_DIE_PROBABILITY = 0.95
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
+# A clean pip layout's pip diameter over pitch (corner offset); outside it the count is not trusted.
+PIP_SIZE = (0.6, 1.1)
 # Detector input: dice should be about this many pixels wide (trained on 9..40); small is fast.
 DETECT_DIE_PX = 13.0
 # A standard field (24 points and the bar) is about this many dice wide.
@@ -174,6 +176,15 @@ def _touches_checker_circle(gray: np.ndarray, x: float, y: float, side: float, c
     return any(math.hypot(cx + x0 - x, cy + y0 - y) < reach for cx, cy, _ in circles[0])
 
 
+def _pips_agree(image: np.ndarray, c: dice_model.Candidate, value: int) -> bool:
+    """The die's pips, counted in a clean layout of evenly sized pips, give ``value``."""
+    pc = dice_pips.count_pips(image, c.x, c.y, c.side)
+    if pc.value != value:
+        return False
+    # pip diameter / pitch of real faces lies in about 0.6..1.1; a side face's pip beside a top pip does not
+    return value == 1 or PIP_SIZE[0] <= pc.size <= PIP_SIZE[1]
+
+
 def find_dice(
     image: np.ndarray,
     field_quad: np.ndarray | None = None,
@@ -215,6 +226,9 @@ def find_dice(
         cocked = float(p[7]) > float(p[value])
         confidence = float(p[7] if cocked else p[value]) / die_p
         unreadable = not cocked and confidence < READABLE
+        if unreadable and _pips_agree(image, c, value):
+            # the network is unsure but the pips, counted the classical way, say the same face
+            unreadable = False
         x, y, side, box = c.x, c.y, c.side, c.box
         outside, half, on_checker = False, None, False
         if quad is not None:
