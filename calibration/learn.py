@@ -304,6 +304,18 @@ class TrainingSets:
     original: SlotSamples  # the frame as it is
     bar_copies: list[np.ndarray]  # bar features of each variant (same candidates as the original)
     variants: list[tuple[np.ndarray, np.ndarray]] = field(default_factory=list)  # (image, slot labels)
+    # per variant, the bar candidates over a checker pasted onto the bar: its colour, else KEEP
+    bar_pasted: list[np.ndarray] = field(default_factory=list)
+
+    def bar_copy_labels(self, original: np.ndarray) -> list[np.ndarray]:
+        """The labels of each variant's bar candidates, given the original frame's."""
+        if not self.bar_pasted:
+            return [original] * len(self.bar_copies)
+        return [np.where(p == KEEP, original, p).astype(np.int8) for p in self.bar_pasted]
+
+
+KEEP = -2  # a bar candidate whose label is the original frame's
+DROP = -1  # a bar candidate left out of training
 
 
 def vary_light(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -337,6 +349,7 @@ def training_sets(
         )
     values = {"top": layout.top, "bottom": layout.bottom}
     bar_copies = []
+    bar_pasted: list[np.ndarray] = []
     variants: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(copies):
         img = canonical.copy()
@@ -369,8 +382,10 @@ def training_sets(
                 x, y = g.slot_center(row, i, j - 0.5)
                 x += float(rng.uniform(-0.2, 0.2)) * g.radius_x
                 paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m), shadow=0.35)
+        pasted = _paste_bar(img, grid, cuts, colours, rng)
         img = vary_light(img, rng)
         variants.append((img, slot_lab))
+        bar_pasted.append(pasted)
         sample = grid.sample(img)
         feats.append(sample.point_features)
         labs.append(slot_lab)
@@ -384,7 +399,35 @@ def training_sets(
         original,
         bar_copies,
         variants,
+        bar_pasted,
     )
+
+
+def _paste_bar(
+    img: np.ndarray, grid: SlotGrid, cuts: dict[int, list[Cut]], colours: list[int], rng: np.random.Generator
+) -> np.ndarray:
+    """Paste short runs of the frame's checkers onto the bar (in place), reaching out from its middle as
+    hit checkers are put there, so the slot model and the bar's empty look learn checkers on the bar's
+    cloth too; returns each bar candidate's label (its colour when over a pasted checker, else KEEP)."""
+    g, m = grid.geometry, grid.sampler.margin
+    labels = np.full(len(grid.bar_nominal), KEEP, dtype=np.int8)
+    x = (g.bar_x0 + g.bar_x1) / 2
+    for side in (-1.0, 1.0):
+        if rng.random() < 0.4:
+            continue
+        colour = colours[int(rng.integers(len(colours)))]
+        for j in range(int(rng.integers(1, 4))):
+            y = g.height / 2 + side * (0.95 + j) * g.pitch
+            if not g.pitch / 2 <= y <= g.height - g.pitch / 2:
+                break
+            px = x + float(rng.uniform(-0.15, 0.15)) * g.radius_x
+            py = y + float(rng.uniform(-0.06, 0.06)) * g.pitch
+            paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (px + m, py + m))
+            dy = np.abs(grid.bar_nominal[:, 1] - py)
+            # a candidate half over the checker could go either way: it teaches nothing
+            labels[(dy < 0.75 * g.pitch) & (labels != colour)] = DROP
+            labels[dy < 0.3 * g.pitch] = colour
+    return labels
 
 
 def _start_layout(canonical: np.ndarray, width: int, height: int, margin: int) -> tuple[Orientation, _Fit]:
@@ -458,15 +501,18 @@ def calibrate(
     first = SlotModel.fit(*sets.main)
     samples = sets.original
     bar_labels, keep = _bar_labels(first, samples.bar_features, samples.bar_centers, g.pitch, layout)
+    copy_labels = sets.bar_copy_labels(bar_labels)
     bar_feats = [samples.bar_features[keep]] + [b[keep] for b in sets.bar_copies]
+    bar_labs = np.concatenate([bar_labels[keep], *[c[keep] for c in copy_labels]])
+    used = np.concatenate([np.ones(len(sets.main[1]), dtype=bool), bar_labs != DROP])
     model = SlotModel.fit(
-        np.concatenate([sets.main[0], *bar_feats]),
-        np.concatenate([sets.main[1], *[bar_labels[keep]] * len(bar_feats)]),
+        np.concatenate([sets.main[0], *bar_feats])[used],
+        np.concatenate([sets.main[1], bar_labs])[used],
     )
     reference = empty_reference(model, sets, grid.k)
     field_look = empty_field(canonical, grid, layout, sets)
     bar_reference = _reference(
-        model, samples.bar_features, bar_labels, [(b, bar_labels) for b in sets.bar_copies]
+        model, samples.bar_features, bar_labels, list(zip(sets.bar_copies, copy_labels, strict=True))
     )
     if bar_reference is not None and reference is not None:
         # the bar's variants only change the light; allow it the slack the points needed for drift too

@@ -82,6 +82,29 @@ def test_bar_checkers_touching_are_two() -> None:
     assert (light.count, dark.count) == (0, 2)
 
 
+def test_a_lone_doubtful_bar_detection_far_from_the_middle_is_not_counted() -> None:
+    maybe = SlotCall(DARK, frozenset({DARK, EMPTY}), 0.8, False)
+    centers = np.array([[10.0, 120.0], [10.0, 300.0]])  # the bar's middle at y=100, pitch 20
+    _, dark = bar_cells([maybe, maybe], centers, min_gap=15.0, middle=100.0)
+    assert dark.count == 1 and 2 in dark.plausible and not dark.certain
+    _, dark = bar_cells([maybe, maybe], centers, min_gap=15.0)
+    assert dark.count == 2
+
+
+def test_a_hand_on_the_board_keeps_the_bar_and_the_cells_beside_it_unsure() -> None:
+    from vision.board_reader import _near_foreign
+    from vision.reading import CellReading
+
+    sure = CellReading(0, 0.99, (0,))
+    cells = {f"top-{i}": sure for i in range(12)} | {f"bottom-{i}": sure for i in range(12)}
+    cells["top-5"] = CellReading(0, 0.0, ())
+    cells["bar-light"] = cells["bar-dark"] = CellReading(1, 0.99, (1,))
+    out = _near_foreign(cells)
+    assert not out["top-4"].certain and not out["top-6"].certain and out["top-8"].certain
+    assert out["bar-light"].count == 1 and out["bar-light"].plausible == tuple(range(1, 16))
+    assert not out["bar-dark"].certain and not out["top-5"].readable
+
+
 @pytest.fixture(scope="module")
 def club():  # type: ignore[no-untyped-def]
     return make_club("tournament", np.random.default_rng(11))
@@ -142,3 +165,12 @@ def test_start_calibration_finds_orientation_and_a_hand_is_flagged() -> None:
     assert set(covered.occluded) <= set(reading.unreadable_points) | {
         k for k, c in reading.cells().items() if not c.certain
     }
+
+
+def test_a_die_on_the_bar_leaves_the_bar_readable(club) -> None:  # type: ignore[no-untyped-def]
+    layout = Board.start().layout(club.orientation)
+    scene = scene_from_layout(layout, style=club.style, camera=club.camera, dice=(DieSpec(5, 0.5, 0.25),))
+    frame = render(scene, seed=5)
+    reading = BoardReader(club.profile, use_dice=False).read(frame.image, dice=dice_readings(frame))
+    assert reading.bar_light.readable and reading.bar_dark.readable
+    assert reading.bar_light.count == 0 and not reading.bar_light.certain  # the die may hide one

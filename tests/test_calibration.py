@@ -220,3 +220,24 @@ def test_empty_field_decides_clear_slots_and_round_trips() -> None:
     assert np.array_equal(again.image, image) and np.isnan(again.full_above[2])
     with pytest.raises(ValueError):
         EmptyField.from_json({**field.to_json(), "png": "bm90IGEgcG5n"})
+
+
+def test_checkers_pasted_on_the_bar_are_labelled_where_they_lie() -> None:
+    from calibration.augment import cut_checker
+    from calibration.learn import DROP, KEEP, _paste_bar
+    from vision.board_reader import SlotGrid
+    from vision.geometry import BoardGeometry
+
+    g = BoardGeometry(600, 500, 280, 320, 40.0, 20.0, 20.0, 0.0, 500.0)
+    grid = SlotGrid(g, 10)
+    img = np.full((520, 620, 3), 90, np.uint8)
+    cut = cut_checker(np.full((520, 620, 3), 240, np.uint8), (100, 100), 20, 20)
+    labels = _paste_bar(img, grid, {LIGHT: [cut]}, [LIGHT], np.random.default_rng(1))
+    assert (labels == LIGHT).any(), "some seed pastes at least one checker"
+    for i in np.flatnonzero(labels == LIGHT):
+        x, y = grid.bar_nominal[i]
+        assert img[int(y) + 10, int(x) + 10].mean() > 200  # the candidate sits on the pasted checker
+    for i in np.flatnonzero(labels == KEEP):
+        x, y = grid.bar_nominal[i]
+        assert img[int(y) + 10, int(x) + 10].mean() < 100
+    assert set(np.unique(labels)) <= {KEEP, DROP, LIGHT}

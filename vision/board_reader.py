@@ -22,10 +22,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from calibration.profile import Profile, ProfileError
-from vision.checkers import EMPTY, FIELD_DISC, Prepared, SlotCall, SlotModel, SlotSampler, call_slots
+from referee.position import CHECKERS
+from vision.checkers import (
+    DARK,
+    EMPTY,
+    FIELD_DISC,
+    LIGHT,
+    Prepared,
+    SlotCall,
+    SlotModel,
+    SlotSampler,
+    call_slots,
+)
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points
-from vision.reading import BoardReading, DieReading
+from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
 
@@ -133,7 +144,10 @@ class BoardReader:
                 canonical, self.grid.nominal, FIELD_DISC * g.radius_x, self.profile.margin
             )
             doubtful = field.doubtful(point_d, diffs)
+            was_checker = point_d.argmin(axis=1) != EMPTY
             point_d = field.adjust(point_d, diffs, (point_near < USUAL * novelty) & ~under_die)
+            # the empty field overruling the slot model settles the count, never makes it sure
+            doubtful |= was_checker & (point_d.argmin(axis=1) == EMPTY)
         bar_d, bar_near = self.model.measure(samples.bar_features)
         # a die is no hand: the slots under it are spoiled (anything may be there), not foreign
         point_near = np.where(under_die, 0.0, point_near)
@@ -147,9 +161,14 @@ class BoardReader:
         if self.profile.bar_reference is not None:
             changed = self.profile.bar_reference.changed(self.model.standardise(samples.bar_features))
             bar_score = np.where(bar_d.argmin(axis=1) == EMPTY, np.maximum(bar_score, changed), bar_score)
+        # a die on the bar is no hand either: what is under it may be anything, and is not counted
+        bar_under_die = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
+        bar_score = np.where(bar_under_die, 0.0, bar_score)
         bar_foreign = foreign_line(bar_score, 1.0)
         point_calls = call_slots(point_d, novelty, self._outside_points | point_foreign, point_near)
         bar_calls = call_slots(bar_d, novelty, self._outside_bar | bar_foreign, bar_near)
+        hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
+        bar_calls = [hidden if under else c for c, under in zip(bar_calls, bar_under_die, strict=True)]
         junction_calls = None
         if self.junction_model is not None and k > 1:
             jm = self.junction_model
@@ -171,9 +190,12 @@ class BoardReader:
                     )
                 )
             rows[row] = cells
-        bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * self.profile.geometry.pitch)
+        g = self.profile.geometry
+        bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * g.pitch, middle=g.height / 2)
         named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
         named["bar-light"], named["bar-dark"] = bar_light, bar_dark
+        if point_foreign.any() or bar_foreign.any():
+            named = _near_foreign(named)
         named, notes = conserve(named)
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
@@ -223,6 +245,34 @@ class BoardReader:
                 if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
                     spoiled[n] = True
         return spoiled
+
+
+def _near_foreign(cells: dict[str, CellReading]) -> dict[str, CellReading]:
+    """Cells a hand seen elsewhere in the frame may still cover, kept from being confident.
+
+    A hand's edge over the bar can look like the bar's own cloth, and one over a point next to an
+    unreadable one like that point's empty triangle: a count read there is a guess, never a sure thing.
+    The bar, which a reaching hand crosses most, stays open upwards (15 a side closes it later).
+
+        >>> c = _near_foreign({"top-0": CellReading(0, 0.0, ()), "top-1": CellReading(0, 0.99, (0,)),
+        ...                    "bar-light": CellReading(0, 0.99, (0,))})
+        >>> c["top-1"].certain, c["bar-light"].plausible[-1]
+        (False, 15)
+    """
+    out = dict(cells)
+    doubt = CONFIDENT - 0.05
+    for name, c in cells.items():
+        if not c.readable:
+            continue
+        if name.startswith("bar"):
+            wider = tuple(range(min(c.plausible), CHECKERS + 1))
+            out[name] = CellReading(c.count, min(c.confidence, doubt), wider)
+            continue
+        row, index = name.split("-")
+        beside = [f"{row}-{int(index) + d}" for d in (-1, 1) if 0 <= int(index) + d < 12]
+        if any(not cells[b].readable for b in beside if b in cells):
+            out[name] = CellReading(c.count, min(c.confidence, doubt), c.plausible)
+    return out
 
 
 def _dice_finder():  # type: ignore[no-untyped-def]

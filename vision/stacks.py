@@ -168,11 +168,18 @@ def _likeliest(
 
 
 def bar_cells(
-    calls: Sequence[SlotCall], centers: np.ndarray, min_gap: float, limit: int = CHECKERS
+    calls: Sequence[SlotCall],
+    centers: np.ndarray,
+    min_gap: float,
+    limit: int = CHECKERS,
+    middle: float | None = None,
 ) -> tuple[CellReading, CellReading]:
     """Light and dark checkers on the bar from calls at closely spaced centres along it.
 
-    Neighbouring centres find the same checker, so detections closer than ``min_gap`` merge.
+    Neighbouring centres find the same checker, so detections closer than ``min_gap`` merge. With the
+    bar's ``middle`` (its centre's y) given, a doubtful detection counts only when it joins the chain
+    of checkers reaching out from the middle, where hit checkers are put: a lone doubtful one near the
+    bar's far end (shading where the bar meets the frame) stays plausible but is not counted.
     """
     if any(c.novel for c in calls):
         return UNREADABLE, UNREADABLE
@@ -201,7 +208,9 @@ def bar_cells(
         ]
         lo = len(sure)
         hi = len(sure) + len(maybe) + _spread(maybe_extra, centers, min_gap)
-        count = len(sure) + len(maybe)
+        count = len(sure) + (
+            len(maybe) if middle is None else _chained(sure, maybe, centers, min_gap, middle)
+        )
         plausible = tuple(range(lo, min(hi, limit) + 1))
         used = [calls[i].confidence for i in sure + maybe]
         confidence = float(np.prod(used)) if used else 0.99
@@ -209,6 +218,20 @@ def bar_cells(
             confidence = min(confidence, CONFIDENT - 0.05)
         out.append(CellReading(count, round(confidence, 4), plausible))
     return out[0], out[1]
+
+
+def _chained(sure: list[int], maybe: list[int], centers: np.ndarray, min_gap: float, middle: float) -> int:
+    """How many doubtful detections join a chain from the bar's middle (within two gaps of it, or of a
+    checker already in the chain, nearest the middle first)."""
+    reach = 2.0 * min_gap
+    chain = [float(centers[i][1]) for i in sure]
+    joined = 0
+    for i in sorted(maybe, key=lambda i: abs(centers[i][1] - middle)):
+        y = float(centers[i][1])
+        if abs(y - middle) <= reach or any(abs(y - c) <= reach for c in chain):
+            chain.append(y)
+            joined += 1
+    return joined
 
 
 def _spread(indices: list[int], centers: np.ndarray, min_gap: float) -> int:
