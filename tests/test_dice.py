@@ -167,7 +167,7 @@ def test_rendered_frames_flags_and_values() -> None:
 
 
 @pytest.mark.xfail(
-    reason="cocked dice are flagged only about a third of the time (see bench.dice)", strict=False
+    reason="cocked dice are flagged only about a third of the time (see bench.dice)", strict=True
 )
 def test_rendered_cocked_die_is_flagged_without_a_value() -> None:
     frame = rendered((DieSpec(2, 0.72, 0.5, 10, cocked=True), DieSpec(4, 0.85, 0.45)), 5)
