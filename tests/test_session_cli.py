@@ -132,3 +132,13 @@ def test_run_locks_the_camera_at_the_profiles_gains_and_stops_cleanly_on_sigterm
     finally:
         signal.signal(signal.SIGTERM, before)
     assert opened == [stored, None]  # no stored gains: the camera settles by itself
+
+
+def test_the_example_config_loads_whole() -> None:
+    """`examples/referee.toml` is what the Pi guide copies: every table of it must load."""
+    from referee.config import load_config
+
+    cfg = load_config(Path(__file__).resolve().parents[1] / "examples" / "referee.toml")
+    assert cfg.profile == Path("/var/lib/bg-referee/board.profile")
+    assert cfg.record == Path("/var/lib/bg-referee/record.sqlite")
+    assert cfg.hardware is not None and cfg.rules.max_cube == 64 and not cfg.rules.tournament_mode
