@@ -16,12 +16,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from referee.cli import CommandError
-from referee.demo_script import Shot, VirtualTable, demo_game
-from referee.live import BUTTONS_FILE
-from referee.session import Say
+
+if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
+    from referee.demo_script import Shot, VirtualTable
+    from referee.session import Say
 
 DEMO_RULES = {"cubeless": True}  # the three-point house match
 DICE_STAND_IN = (
@@ -82,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
     if record.exists():
         raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
+    from referee.demo_script import demo_game
+
     result = run_demo(
         record,
         shots=demo_game(turns=args.turns),
@@ -137,6 +140,7 @@ def run_demo(
     from calibration.learn import calibrate
     from calibration.profile import Profile
     from hardware.console_signals import ConsoleSignals
+    from referee.demo_script import VirtualTable, demo_game
     from referee.journal import Journal
     from referee.live import Buttons, Pipeline, show
     from referee.rules_options import RuleOptions
@@ -326,6 +330,8 @@ class _FrameWriter:
         if self.folder is not None:
             (self.folder / "frames" / "timestamps.txt").write_text("\n".join(self.times) + "\n")
             if self.buttons:
+                from referee.live import BUTTONS_FILE
+
                 (self.folder / "frames" / BUTTONS_FILE).write_text("\n".join(self.buttons) + "\n")
             if self.truth:
                 # only a test replays these (see tests/test_replay_gpio.py); `referee run` reads its dice
