@@ -105,6 +105,22 @@ def test_a_hand_on_the_board_keeps_the_bar_and_the_cells_beside_it_unsure() -> N
     assert not out["bar-dark"].certain and not out["top-5"].readable
 
 
+def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> None:
+    from vision.occlusion import foreign_line, lone_spots
+
+    # the same spot found by two candidates is one witness; a distinct novel neighbour is a second
+    centers = np.array([[10.0, y] for y in (0.0, 10.0, 40.0, 40.0, 70.0, 80.0)])
+    score = np.array([0.1, 0.2, 1.2, 1.2, 0.3, 0.1])
+    assert lone_spots(score, 1.0, centers, gap=5.0).tolist() == [False, False, True, True, False, False]
+    score[4] = 0.9  # a hand's edge beside it
+    assert not lone_spots(score, 1.0, centers, gap=5.0).any() and foreign_line(score, 1.0)[4]
+    # a hidden spot leaves the bar readable, with the count open above what is seen
+    hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
+    light, dark = bar_cells([SURE[DARK], SURE[EMPTY], hidden, SURE[EMPTY]], centers[[0, 1, 2, 4]], 15.0)
+    assert dark.readable and dark.count == 1 and 2 in dark.plausible and not dark.certain
+    assert light.readable and light.count == 0 and 1 in light.plausible
+
+
 @pytest.fixture(scope="module")
 def club():  # type: ignore[no-untyped-def]
     return make_club("tournament", np.random.default_rng(11))

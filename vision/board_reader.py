@@ -35,7 +35,7 @@ from vision.checkers import (
     call_slots,
 )
 from vision.geometry import ROWS, BoardGeometry
-from vision.occlusion import foreign_line, foreign_points
+from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
@@ -165,10 +165,19 @@ class BoardReader:
         bar_under_die = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
         bar_score = np.where(bar_under_die, 0.0, bar_score)
         bar_foreign = foreign_line(bar_score, 1.0)
+        # a lone novel spot that no neighbour backs (a glint, the bar's end) hides that spot, not the bar
+        bar_lone = (
+            lone_spots(bar_score, 1.0, samples.bar_centers, 0.25 * self.profile.geometry.pitch)
+            & bar_foreign
+            & ~self._outside_bar
+        )
         point_calls = call_slots(point_d, novelty, self._outside_points | point_foreign, point_near)
-        bar_calls = call_slots(bar_d, novelty, self._outside_bar | bar_foreign, bar_near)
+        bar_calls = call_slots(bar_d, novelty, self._outside_bar | (bar_foreign & ~bar_lone), bar_near)
         hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
-        bar_calls = [hidden if under else c for c, under in zip(bar_calls, bar_under_die, strict=True)]
+        bar_calls = [
+            hidden if under or lone else c
+            for c, under, lone in zip(bar_calls, bar_under_die, bar_lone, strict=True)
+        ]
         junction_calls = None
         if self.junction_model is not None and k > 1:
             jm = self.junction_model

@@ -56,3 +56,44 @@ def foreign_line(nearest: np.ndarray, novelty: float) -> np.ndarray:
     low = d > NEIGHBOUR_SHARE * novelty
     pad = np.pad(low, 1)
     return (d > novelty) | (low & (pad[:-2] | pad[2:]))
+
+
+def lone_spots(
+    nearest: np.ndarray, novelty: float, centers: np.ndarray | None = None, gap: float = 0.0
+) -> np.ndarray:
+    """Candidates of a line beyond ``novelty`` that no neighbour backs: one odd spot (a glint, the
+    shading at the bar's end), unlike a hand, which pushes its neighbours past ``NEIGHBOUR_SHARE *
+    novelty`` too. A neighbour whose search settled within ``gap`` of the spot (given ``centers``) found
+    the same spot and is no second witness. A spot only a little past the share is never lone: a hand's
+    edge often looks no more than that (the synthetic suite has one), so such a pair stays foreign.
+
+        >>> lone_spots(np.array([0.1, 1.5, 0.2, 0.9, 1.2, 0.3, 0.85]), 1.0).tolist()
+        [False, True, False, False, False, False, False]
+        >>> c = np.array([[0, 0], [0, 10], [0, 10], [0, 30]])
+        >>> lone_spots(np.array([0.1, 1.1, 1.1, 0.1]), 1.0, c, gap=5).tolist()
+        [False, True, True, False]
+    """
+    d = np.asarray(nearest, dtype=np.float64)
+    low = d > NEIGHBOUR_SHARE * novelty
+    n = len(d)
+    backed = np.zeros(n, dtype=bool)
+    twins = []
+    for step in (-1, 1):
+        j = np.arange(n) + step
+        jj = np.clip(j, 0, n - 1)
+        apart = np.ones(n, dtype=bool)
+        if centers is not None:
+            c = np.asarray(centers, dtype=np.float64)
+            apart = np.hypot(*(c - c[jj]).T) >= gap
+        ok = (j >= 0) & (j < n)
+        backed |= ok & low[jj] & apart
+        twins.append((ok & ~apart, jj))
+    # a spot found twice is backed when either finding is
+    for _ in range(n):
+        grown = backed.copy()
+        for twin, jj in twins:
+            grown |= twin & backed[jj]
+        if (grown == backed).all():
+            break
+        backed = grown
+    return (d > novelty) & ~backed
