@@ -103,17 +103,9 @@ def bench_boards() -> None:
 def random_scene(rng: np.random.Generator):
     """Two dice of any colour and size, a quarter of them cocked, some on checkers or off the field."""
     from vision.render import STYLES, Camera, DieSpec, Scene
+    from vision.render_random import random_layout
 
-    cells = [0] * 24
-    for sign in (1, -1):
-        left = 15
-        while left:
-            i = int(rng.integers(24))
-            if cells[i] * sign < 0:
-                continue
-            n = min(left, int(rng.integers(1, 5)))
-            cells[i] += sign * n
-            left -= n
+    top, bottom = random_layout(rng)
     colours = ("white", "black", "red", "green", "blue")
     dice = []
     for _ in range(2):
@@ -129,8 +121,8 @@ def random_scene(rng: np.random.Generator):
             )
         )
     return Scene(
-        tuple(cells[:12]),
-        tuple(cells[12:]),
+        top,
+        bottom,
         style=str(rng.choice(list(STYLES))),
         dice=tuple(dice),
         camera=Camera(

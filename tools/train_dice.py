@@ -99,21 +99,6 @@ def to_tensor(batch: list[np.ndarray]) -> torch.Tensor:
 # --- rendered boards ----------------------------------------------------------------------------
 
 
-def random_layout(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """15 light and 15 dark checkers on random points (never two colours on one point)."""
-    cells = [0] * 24
-    for sign in (1, -1):
-        left = 15
-        while left:
-            i = int(rng.integers(24))
-            if cells[i] * sign < 0:
-                continue
-            n = min(left, int(rng.integers(1, 5)))
-            cells[i] += sign * n
-            left -= n
-    return tuple(cells[:12]), tuple(cells[12:])
-
-
 def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, list[tuple[int, float, float, float]]]]:
     """Rendered board frames and their dice as (class, cx, cy, side); class 7 = cocked.
 
@@ -124,6 +109,7 @@ def rendered_samples(count: int, seed: int) -> list[tuple[np.ndarray, list[tuple
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from vision.render import STYLES, Camera, DieSpec, Scene, render
+    from vision.render_random import random_layout
 
     rng = np.random.default_rng(seed)
     out = []

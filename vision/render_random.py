@@ -30,6 +30,22 @@ from vision.render import (
 DIE_COLOURS = ("white", "white", "white", "black", "red", "green", "blue")
 
 
+def random_layout(rng: np.random.Generator) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """15 light and 15 dark checkers on random points, 1..4 at a time (never two colours on a point):
+    the (top, bottom) rows of an image layout."""
+    cells = [0] * 24
+    for sign in (1, -1):
+        left = 15
+        while left:
+            i = int(rng.integers(24))
+            if cells[i] * sign < 0:
+                continue
+            n = min(left, int(rng.integers(1, 5)))
+            cells[i] += sign * n
+            left -= n
+    return tuple(cells[:12]), tuple(cells[12:])
+
+
 def random_camera(rng: np.random.Generator, max_tilt: float = 20.0) -> Camera:
     """A camera over the table: up to ``max_tilt`` off vertical, a little roll, mild barrel distortion."""
     return Camera(
