@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from test_session_fixtures import O, Table, after, die, signals
+from test_session_fixtures import O, Table, after, die, moved, signals
 
 from referee.journal import Journal, JournalError
 from referee.layout import Board, Side
@@ -48,12 +48,7 @@ def test_session_records_before_it_signals_and_keeps_evidence(tmp_path: Path) ->
     t = Table(Session(SessionOptions(O), journal))
     t.see(START)
     t.see(START, [die(3, "right"), die(1, "left")])
-    light = list(START.light)
-    light[12] -= 1
-    light[8] += 1
-    light[7] -= 1
-    light[6] += 1
-    illegal = Board(tuple(light), START.dark)
+    illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     game_id = t.session.game_id
     seen_before = len(journal.events(game_id))
     said = t.see(illegal, frames=3)

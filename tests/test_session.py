@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_session_fixtures import O, Table, after, die, signals
+from test_session_fixtures import O, Table, after, die, moved, signals
 
 from referee.journal import Journal
 from referee.layout import Board, Orientation, Side
@@ -93,12 +93,7 @@ def test_a_move_taken_back_before_lifting_is_not_judged() -> None:
 def test_illegal_play_is_caught_restored_and_replayed() -> None:
     t = table()
     opened(t)
-    light = list(START.light)
-    light[12] -= 1
-    light[8] += 1  # 13/9: four pips, not 3-1 as one checker would need two steps via 10 or 12
-    light[7] -= 1
-    light[6] += 1  # 8/7 uses the 1: total 13/9 8/7 is not a legal 3-1 play
-    illegal = Board(tuple(light), START.dark)
+    illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     said = t.see(illegal, frames=3)
     assert signals(said) == ["ILLEGAL"]
     assert "illegal play by light (3-1)" in said[0].text
@@ -223,12 +218,7 @@ def test_bear_off_to_a_gammon_scores_and_waits_for_setup() -> None:
 def test_tournament_mode_accept_makes_the_play_stand() -> None:
     t = table(tournament_mode=True)
     opened(t)
-    light = list(START.light)
-    light[12] -= 1
-    light[8] += 1
-    light[7] -= 1
-    light[6] += 1
-    illegal = Board(tuple(light), START.dark)
+    illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     said = t.see(illegal, frames=3)
     assert signals(said) == ["ILLEGAL"] and "may accept" in said[0].text
     said = t.press("ACCEPT")
@@ -239,12 +229,7 @@ def test_tournament_mode_accept_makes_the_play_stand() -> None:
 def test_tournament_mode_next_roll_makes_the_play_stand() -> None:
     t = table(tournament_mode=True)
     opened(t)
-    light = list(START.light)
-    light[12] -= 1
-    light[8] += 1
-    light[7] -= 1
-    light[6] += 1
-    illegal = Board(tuple(light), START.dark)
+    illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     t.see(illegal, frames=3)
     said = t.see(illegal, [die(6, "left"), die(2, "left", shift=40)])
     assert signals(said) == ["ROLL_OK"]

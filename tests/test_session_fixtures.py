@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.layout import Board, Orientation, Side
-from referee.moves import legal_plays
+from referee.moves import apply_moves, legal_plays, parse_moves
 from referee.observe import reading_of
 from referee.session import Observation, Say, Session
 from vision.reading import BoardReading, CellReading, DieReading
@@ -82,3 +82,8 @@ def after(board: Board, mover: Side, dice: tuple[int, int], text: str) -> Board:
     raise AssertionError(
         f"{text} is not a legal play of {dice}: {[p.text for p in legal_plays(position, dice)]}"
     )
+
+
+def moved(board: Board, mover: Side, text: str) -> Board:
+    """The board after ``mover`` moves checkers as ``text`` says, legal or not (an illegal play)."""
+    return Board.from_position(apply_moves(board.position(mover), parse_moves(text)), mover)
