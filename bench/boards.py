@@ -125,6 +125,8 @@ def frame_for(club: Club, board: Board, rng: np.random.Generator, occlude: bool)
         noise=float(rng.uniform(0.003, 0.015)),
         blur=float(rng.uniform(0, 0.8)),
         jpeg_quality=int(rng.integers(70, 95)),
+        # players fill a point's first row with five or with six before starting a second layer
+        row_limit=int(rng.choice([5, 6])),
     )
     return render(scene, seed=int(rng.integers(1 << 30)))
 
@@ -151,6 +153,9 @@ class Score:
     confident_wrong: int = 0
     cells: int = 0
     cells_right: int = 0
+    cells_sure: int = 0  # cells of unoccluded frames read with certainty (the referee can judge on them)
+    clubs: int = 0
+    clubs_counting: int = 0  # clubs whose calibration frame the point-count network read right
 
     def add(self, reading: BoardReading, frame: Rendered, problems: list[str], tag: str) -> None:
         assert frame.layout is not None
@@ -179,6 +184,7 @@ class Score:
         right = sum(got[n].count == truth[n] for n in truth)
         self.cells += len(truth)
         self.cells_right += right
+        self.cells_sure += sum(got[n].certain for n in truth)
         if right == len(truth):
             self.clear_exact += 1
         else:
@@ -204,6 +210,9 @@ def rendered_suite(
         for c in range(clubs_per_style):
             club = make_club(style, rng)
             reader = BoardReader(club.profile, use_dice=False)
+            for score in (total, by_style[style]):
+                score.clubs += 1
+                score.clubs_counting += club.profile.counts_trusted
             for f in range(per_club):
                 frame = frame_for(club, next(boards), rng, occlude=f % 4 == 3)
                 t0 = time.perf_counter()
@@ -288,9 +297,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, s in [*by_style.items(), ("ALL", total)]:
         print(
             f"  {name:<10} exact {s.clear_exact}/{s.clear} unoccluded "
-            f"({100 * s.clear_exact / max(s.clear, 1):.1f} %), cells {s.cells_right}/{s.cells}, "
+            f"({100 * s.clear_exact / max(s.clear, 1):.1f} %), cells {s.cells_right}/{s.cells} "
+            f"(sure {s.cells_sure}), "
             f"confident wrong {s.confident_wrong}, occluded flagged {s.occluded_flagged}/{s.occluded}, "
-            f"covered cells named {s.occluded_named}/{s.occluded}"
+            f"covered cells named {s.occluded_named}/{s.occluded}; "
+            f"point-count network on {s.clubs_counting}/{s.clubs} clubs"
         )
     print(f"  read time median {statistics.median(times):.1f} ms over {len(times)} frames")
     ms = speed()

@@ -23,6 +23,7 @@ from referee.layout import Board, ImageLayout, Orientation
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.geometry import ROWS, BoardGeometry, find_bar
+from vision.point_counts import count_net, strips
 from vision.rectify import Rectifier, check_corners, quad_aspect
 
 WIDTH = 320  # canonical field width in pixels: a checker is about 24 px across
@@ -533,10 +534,25 @@ def calibrate(
         source=source,
         empty_field=field_look,
     )
+    profile.counts_trusted = counts_agree(canonical, profile, layout)
     profile.notes = _self_check(profile, frame, layout)
     if not start and weak:
         profile.notes.insert(0, weak)
     return profile
+
+
+def counts_agree(canonical: np.ndarray, profile: Profile, layout: ImageLayout) -> bool:
+    """Whether the point-count network counts every point of the calibration frame right, none covered.
+
+    The network learned from rendered boards; a board or light it does not know shows first here,
+    where the truth is known, and then the reader does without it rather than trust a stranger.
+    """
+    net = count_net()
+    if net is None:
+        return False
+    p = net.probabilities(strips(canonical, profile.geometry, profile.margin))
+    truth = [abs(v) for v in (*layout.top, *layout.bottom)]
+    return bool((p.argmax(axis=1) == truth).all())
 
 
 def _self_check(profile: Profile, frame: np.ndarray, layout: ImageLayout) -> list[str]:

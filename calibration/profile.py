@@ -48,6 +48,8 @@ class Profile:
     source: str = ""  # the image it was calibrated on
     notes: list[str] = field(default_factory=list)
     empty_field: EmptyField | None = None  # the board with no checkers, to compare each slot with
+    # the point-count network read the calibration frame right: it knows this board and may be used
+    counts_trusted: bool = False
 
     def to_json(self) -> dict:
         return {
@@ -66,6 +68,7 @@ class Profile:
             "source": self.source,
             "notes": list(self.notes),
             "empty_field": self.empty_field.to_json() if self.empty_field else None,
+            "counts_trusted": self.counts_trusted,
         }
 
     @classmethod
@@ -110,6 +113,7 @@ class Profile:
             raise ProfileError(f"{where} is damaged ({e}); {FIX}") from None
         notes = [str(n) for n in data.get("notes", [])]
         source = str(data.get("source", ""))
+        trusted = data.get("counts_trusted", False) is True
         return cls(
             size,
             corners,
@@ -124,6 +128,7 @@ class Profile:
             source,
             notes,
             empty_field,
+            trusted,
         )
 
     def save(self, path: str | Path) -> None:

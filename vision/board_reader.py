@@ -36,6 +36,7 @@ from vision.checkers import (
 )
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
+from vision.point_counts import COVERED, count_net, fuse, strips
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
@@ -92,7 +93,7 @@ class SlotGrid:
 class BoardReader:
     """Reads frames of the board and camera a profile was made for."""
 
-    def __init__(self, profile: Profile, use_dice: bool = True) -> None:
+    def __init__(self, profile: Profile, use_dice: bool = True, use_counts: bool = True) -> None:
         self.profile = profile
         self.grid = SlotGrid(profile.geometry, profile.margin)
         g = profile.geometry
@@ -101,6 +102,8 @@ class BoardReader:
         self.junction_model: SlotModel | None = profile.junction_model
         self.reference = profile.reference
         self._find_dice = _dice_finder() if use_dice else None
+        # the second eye only for boards whose calibration frame it read right
+        self.counter = count_net() if use_counts and profile.counts_trusted else None
         self.dice_error = ""  # why dice are not being read, when they are not
         # slots that the camera does not see at all (the field runs off the frame) are never guessed
         w, h = profile.image_size
@@ -183,6 +186,9 @@ class BoardReader:
             jm = self.junction_model
             junction_d, junction_near = jm.measure(samples.junction_features)
             junction_calls = call_slots(junction_d, jm.novelty, self._outside_junctions, junction_near)
+        counts = None
+        if self.counter is not None:
+            counts = self.counter.probabilities(strips(canonical, self.profile.geometry, self.profile.margin))
         rows = {}
         for r, row in enumerate(ROWS):
             cells = []
@@ -190,14 +196,19 @@ class BoardReader:
                 base = (r * 12 + i) * k
                 jbase = (r * 12 + i) * (k - 1)
                 upper = junction_calls[jbase : jbase + k - 1] if junction_calls is not None else None
-                cells.append(
-                    point_cell(
-                        point_calls[base : base + k],
-                        wildcard=spoiled[base : base + k],
-                        upper=upper,
-                        doubtful=doubtful[base : base + k].tolist(),
-                    )
+                cell = point_cell(
+                    point_calls[base : base + k],
+                    wildcard=spoiled[base : base + k],
+                    upper=upper,
+                    doubtful=doubtful[base : base + k].tolist(),
                 )
+                if counts is not None:
+                    # the nearer checker colour over the slots the network says are filled
+                    n = min(int(counts[r * 12 + i][:COVERED].argmax()), k)
+                    d = point_d[base : base + max(n, 1)]
+                    colour = int(np.sign(d[:, DARK].sum() - d[:, LIGHT].sum())) if n else 0
+                    cell = fuse(cell, counts[r * 12 + i], colour)
+                cells.append(cell)
             rows[row] = cells
         g = self.profile.geometry
         bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * g.pitch, middle=g.height / 2)

@@ -1,0 +1,119 @@
+"""The strip network: where strips are cut, what it counts on rendered boards, how it joins the slots."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bench.boards import frame_for, make_club, random_boards
+from referee.layout import ImageLayout
+from vision.point_counts import COVERED, STRIP_H, count_net, fuse, strips
+from vision.reading import CONFIDENT, CellReading
+from vision.rectify import Rectifier
+from vision.render import render, scene_from_layout
+
+
+def probs(n: int, p: float = 0.995) -> np.ndarray:
+    out = np.full(COVERED + 1, (1 - p) / COVERED)
+    out[n] = p
+    return out
+
+
+def test_agreeing_network_settles_an_open_stack() -> None:
+    got = fuse(CellReading(7, 0.5, (5, 6, 7, 8)), probs(7))
+    assert got.certain and got.count == 7
+
+
+def test_network_count_the_slots_only_allow_is_taken_but_not_sure() -> None:
+    got = fuse(CellReading(5, 0.5, (5, 6, 7, 8)), probs(7))
+    assert got.count == 7 and not got.certain and set(got.plausible) == {5, 6, 7, 8}
+
+
+def test_network_contradicting_a_sure_reading_takes_its_certainty_away() -> None:
+    cell = CellReading(-2, 0.99, (-2,))
+    got = fuse(cell, probs(3))
+    assert got.count == -2 and not got.certain and -3 in got.plausible
+
+
+def test_unsure_network_changes_nothing() -> None:
+    cell = CellReading(3, 0.6, (3, 4))
+    assert fuse(cell, probs(4, p=0.7)) == cell
+
+
+def test_a_covered_point_is_unreadable_unless_the_slots_are_sure() -> None:
+    assert not fuse(CellReading(2, 0.6, (2, 3)), probs(COVERED, p=0.8)).readable
+    sure = fuse(CellReading(2, 0.99, (2,)), probs(COVERED, p=0.8))
+    assert sure.readable and sure.count == 2 and not sure.certain
+
+
+def test_colour_from_the_nearer_checker_is_never_sure() -> None:
+    # the slots saw nothing; the network counts two: the count is taken, the colour is a guess
+    got = fuse(CellReading(0, 0.6, (0,)), probs(2), colour=-1)
+    assert got.count == -2 and not got.certain
+    assert got.confidence < CONFIDENT
+
+
+@pytest.fixture(scope="module")
+def club():  # type: ignore[no-untyped-def]
+    return make_club("tournament", np.random.default_rng(11))
+
+
+def test_strips_put_each_points_edge_first(club) -> None:  # type: ignore[no-untyped-def]
+    p = club.profile
+    rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
+
+    def cut(top: tuple[int, ...], bottom: tuple[int, ...]) -> np.ndarray:
+        layout = ImageLayout(top, bottom)
+        frame = render(scene_from_layout(layout, style=club.style, camera=club.camera, noise=0.0), seed=1)
+        return strips(rect.warp(frame.image), p.geometry, p.margin).astype(np.float32)
+
+    none = (0,) * 12
+    empty = cut(none, none)
+    one = cut((0, 0, 0, 1, *(0,) * 8), (*(0,) * 8, 1, 0, 0, 0))
+    change = np.abs(one - empty).mean(axis=(2, 3))  # strip x length
+    changed = change.mean(axis=1)
+    # only the two strips with a checker change, and each at its first (edge) end
+    assert set(np.argsort(changed)[-2:]) == {3, 20}
+    for k in (3, 20):
+        assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
+
+
+@pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
+def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untyped-def]
+    net = count_net()
+    assert net is not None
+    p = club.profile
+    rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
+    rng = np.random.default_rng(12)
+    right = total = 0
+    for board in random_boards(6, rng):
+        frame = frame_for(club, board, rng, occlude=False)
+        assert frame.layout is not None
+        got = net.probabilities(strips(rect.warp(frame.image), p.geometry, p.margin)).argmax(axis=1)
+        truth = [abs(v) for v in (*frame.layout.top, *frame.layout.bottom)]
+        right += int((got == truth).sum())
+        total += 24
+    assert right >= total - 2
+
+
+def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:  # type: ignore[no-untyped-def]
+    from calibration.profile import Profile
+    from vision.board_reader import BoardReader
+
+    p = club.profile
+    again = Profile.from_json(p.to_json())
+    assert again.counts_trusted == p.counts_trusted
+    again.counts_trusted = False
+    assert BoardReader(again, use_dice=False).counter is None
+    # a profile written before the network existed reads as not trusting it
+    old = p.to_json()
+    del old["counts_trusted"]
+    assert Profile.from_json(old).counts_trusted is False
+
+
+@pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
+def test_network_is_trusted_on_a_rendered_board_it_reads_right(club) -> None:  # type: ignore[no-untyped-def]
+    from vision.board_reader import BoardReader
+
+    assert club.profile.counts_trusted
+    assert BoardReader(club.profile, use_dice=False).counter is not None
