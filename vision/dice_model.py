@@ -1,8 +1,8 @@
-"""The two small networks behind the dice reader, run through ``cv2.dnn`` (no torch at run time).
+"""The dice value network, run through ``cv2.dnn`` (no torch at run time).
 
-``dice_detect.onnx`` finds die centres and sizes in a downscaled frame; ``dice_value.onnx`` reads one
-40x40 crop per candidate: "not a die" or the top face 1..6. Both are trained by ``tools/train_dice.py``
-(its docstring gives the data recipe).
+``dice_value.onnx`` reads one 48x48 crop per candidate that :mod:`vision.dice_detect` found: "not a
+die", the top face 1..6 of a flat die, or "cocked" (leaning, no face up). It is trained by
+``tools/train_dice.py`` (its docstring gives the data recipe).
 
     >>> import numpy as np
     >>> Candidate(10.0, 12.0, 20.0, 0.9).box
@@ -20,9 +20,8 @@ import cv2
 import numpy as np
 
 MODELS = Path(__file__).resolve().parent / "models"
-CROP = 40  # reader input side, px
+CROP = 48  # reader input side, px (the value network is exported for this size)
 CROP_MARGIN = 1.35  # reader crop side / die side, as in training
-STRIDE = 4  # detector output stride
 
 
 @dataclass(frozen=True)
@@ -45,14 +44,15 @@ class ModelError(RuntimeError):
 
 
 class _Nets:
-    """Both networks; ``cv2.dnn`` nets are not thread-safe, so calls hold a lock."""
+    """The value network; ``cv2.dnn`` nets are not thread-safe, so calls hold a lock."""
 
     def __init__(self, folder: Path) -> None:
         try:
-            self.detect = cv2.dnn.readNetFromONNX(str(folder / "dice_detect.onnx"))
             self.read = cv2.dnn.readNetFromONNX(str(folder / "dice_value.onnx"))
         except cv2.error as e:
-            raise ModelError(f"cannot load the dice models from {folder}: reinstall the package ({e})") from e
+            raise ModelError(
+                f"cannot load the dice value model in {folder}: reinstall the package ({e})"
+            ) from e
         self.lock = threading.Lock()
 
 
@@ -65,34 +65,6 @@ def _blob(img: np.ndarray) -> np.ndarray:
     """BGR uint8 (N, H, W, 3) or (H, W, 3) -> float NCHW scaled as in training (x / 255 - 0.5)."""
     arr = img if img.ndim == 4 else img[None]
     return (arr.astype(np.float32) * (1 / 255.0) - 0.5).transpose(0, 3, 1, 2).copy()
-
-
-def detect(image: np.ndarray, scale: float, threshold: float = 0.2, limit: int = 60) -> list[Candidate]:
-    """The ``limit`` strongest detector peaks above ``threshold`` in ``image`` (BGR) run at ``scale``."""
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    h, w = small.shape[:2]
-    ph, pw = -h % STRIDE, -w % STRIDE
-    if ph or pw:
-        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    n = nets()
-    with n.lock:
-        n.detect.setInput(_blob(small))
-        out = n.detect.forward()[0]
-    heat = 1 / (1 + np.exp(-out[0]))
-    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-    found = []
-    gh, gw = heat.shape
-    for gy, gx in zip(*np.nonzero(peaks), strict=True):
-        side = 8.0 * float(np.exp(out[1, gy, gx])) / scale
-        # the heat-weighted centre of the 3x3 cells around the peak: finer than the stride
-        y0, y1, x0, x1 = max(gy - 1, 0), min(gy + 2, gh), max(gx - 1, 0), min(gx + 2, gw)
-        w = heat[y0:y1, x0:x1]
-        ys, xs = np.mgrid[y0:y1, x0:x1]
-        fx, fy = float((w * xs).sum() / w.sum()), float((w * ys).sum() / w.sum())
-        x = (STRIDE * fx + 1.5) / scale
-        y = (STRIDE * fy + 1.5) / scale
-        found.append(Candidate(x, y, side, float(heat[gy, gx])))
-    return sorted(found, key=lambda c: -c.heat)[:limit]
 
 
 def crop(image: np.ndarray, x: float, y: float, side: float, angle: float = 0.0) -> np.ndarray:
