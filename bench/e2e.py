@@ -58,17 +58,12 @@ class Tally:
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
     cpu: float = 0.0  # CPU seconds the games took (the machine may be shared: wall time says less)
-    dice_from_truth: bool = False
-    dice_failures: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         """Adds another worker's tally to this one."""
         for f in fields(self):
             mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if isinstance(mine, bool) or f.name == "dice_failures":
-                setattr(self, f.name, mine or theirs)
-            else:
-                setattr(self, f.name, mine + theirs)
+            setattr(self, f.name, mine + theirs)
 
 
 class SameFrameReader:
@@ -116,7 +111,6 @@ class Bench:
         self.shot_index = 0
         self.session: Session | None = None
         self.pipeline: Pipeline | None = None
-        self.dice_from_truth = False
         self.answer_t = 0.0
         self.asked = False
 
@@ -148,7 +142,7 @@ class Bench:
             self.index += 1
             k += 1
             self.tally.frames += 1
-            obs = self.pipeline.observe(frame.image, frame.t, frame.index, dice=self.dice_for(frame))
+            obs = self.pipeline.observe(frame.image, frame.t, frame.index)
             says = self.session.observe(obs)
             if self.session.question is not None and self.session.question == shot.board:
                 # asked which play it was (amber), the players answer truthfully
@@ -161,9 +155,6 @@ class Bench:
                     self.answer_t = frame.t
         self.shot_index += 1
         return answer, first_t
-
-    def dice_for(self, frame: object) -> tuple | None:
-        return frame.truth_dice if self.dice_from_truth else None  # type: ignore[attr-defined]
 
     # ---- a game -----------------------------------------------------------------------------------
 
@@ -320,13 +311,7 @@ def _pct(c: Counter, key: str) -> str:
 
 def play_games(seed: int, games: int, noise: float, drift: float, worker: int = 0) -> Tally:
     """``games`` games with one bench (one process); returns the tally."""
-    from referee.cli.demo import dice_reader_failures
-    from referee.demo_script import demo_game
-
     bench = Bench(seed, noise, drift)
-    failures = dice_reader_failures(bench.table, bench.real_reader, demo_game())
-    bench.dice_from_truth = bench.tally.dice_from_truth = bool(failures)
-    bench.tally.dice_failures = failures
     began = time.perf_counter()
     cpu = time.process_time()
     for g in range(games):
@@ -369,13 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         t.add(one)
     seconds = time.perf_counter() - began
     table_time = t.frames / 10.0
-    lines = []
-    if t.dice_from_truth:
-        lines += [
-            "WARNING: DICE STAND-IN: the dice are taken from the renderer's truth, NOT read from the frames "
-            "(vision.dice misreads rendered dice: " + "; ".join(t.dice_failures[:3]) + ")",
-        ]
-    lines += [
+    lines = [
         f"{args.games} games, {t.turns} turns, {t.frames} frames ({table_time:.0f} s at the table; "
         f"{t.reads} read, the rest repeated pictures), {seconds:.0f} s to run with {jobs} process(es): "
         f"{t.cpu / args.games:.1f} s of CPU per game",

@@ -11,7 +11,6 @@ and the endless reroll blink slow, so every pin history is exact and no test sle
 from __future__ import annotations
 
 import io
-import json
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from referee.cli.demo import TRUTH_DICE_FILE, DemoResult, run_demo
+from referee.cli.demo import DemoResult, run_demo
 from referee.demo_script import demo_game
 from referee.journal import Journal
 
@@ -56,7 +55,6 @@ def test_demo_start_through_the_real_pipeline(recorded: Recorded) -> None:
     assert result.signals.count("CANNOT_SEE") <= result.confirmed
     assert "ILLEGAL" not in result.signals  # (the whole demo's illegal play: `referee demo`, bench.e2e)
     assert "light plays 6-4: 24/14" in log
-    assert ("DICE STAND-IN" in log) == result.dice_from_truth
     with Journal(recorded.folder.parent / "demo.sqlite") as journal:
         kinds = [e.kind for e in journal.events(journal.games()[0].id)]
     assert kinds[:2] == ["setup", "reroll"] and "play" in kinds
@@ -99,8 +97,6 @@ def test_replay_with_gpio_on_mock_pins_gives_the_demo_verdicts(
     from hardware.gpio_signals import GpioSignals
     from hardware.signals import Signal
     from referee.cli import main
-    from referee.live import Pipeline
-    from vision.reading import DieReading
 
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     monkeypatch.setenv("GPIOZERO_MOCK_PIN_CLASS", "mockpwmpin")
@@ -117,22 +113,6 @@ def test_replay_with_gpio_on_mock_pins_gives_the_demo_verdicts(
         self.wait()  # the finite part of a pattern ends before the next frame: exact pin histories
 
     monkeypatch.setattr(GpioSignals, "show", show_and_finish)
-    truth = recorded.folder / TRUTH_DICE_FILE
-    if recorded.result.dice_from_truth:
-        # the demo's dice stand-in, given to the replay too (the checkers are read from the frames)
-        given = {
-            t: tuple(DieReading(**{**d, "center": tuple(d["center"]), "box": tuple(d["box"])}) for d in ds)
-            for t, ds in json.loads(truth.read_text()).items()
-        }
-        observe = Pipeline.observe
-
-        def observe_with_dice(self: Pipeline, image: Any, t: float, index: int = 0, dice: Any = None) -> Any:
-            return observe(self, image, t, index, dice=given.get(f"{t:.3f}", ()))
-
-        monkeypatch.setattr(Pipeline, "observe", observe_with_dice)
-    else:
-        assert not truth.exists()
-
     capsys.readouterr()
     assert main(["run", "--config", str(gpio_config(recorded.folder)), "--no-keys"]) == 0
     factory = Device.pin_factory

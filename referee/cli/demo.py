@@ -9,8 +9,6 @@ session, and shown with the console stand-in for the table's lights and buzzer. 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
 import sys
 import tempfile
 import time
@@ -21,15 +19,10 @@ from typing import TYPE_CHECKING, Any, TextIO
 from referee.cli import CommandError
 
 if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
-    from referee.demo_script import Shot, VirtualTable
+    from referee.demo_script import Shot
     from referee.session import Say
 
 DEMO_RULES = {"cubeless": True}  # the three-point house match
-DICE_STAND_IN = (
-    "DICE STAND-IN: the dice are taken from the renderer's truth, NOT read from the frames "
-    "(vision.dice does not yet read every rendered die right); the checkers are read from the frames"
-)
-TRUTH_DICE_FILE = "truth-dice.json"  # beside the saved frames when the dice stand-in was used
 WAIT_FRAMES = 30  # how long the virtual players wait for an expected signal (3 s at 10 fps)
 
 
@@ -71,7 +64,6 @@ class DemoResult:
     mat: Path | None = None
     frames: int = 0
     seconds: float = 0.0
-    dice_from_truth: bool = False
     confirmed: int = 0  # plays the referee asked about and the players confirmed
 
 
@@ -93,37 +85,6 @@ def run(args: argparse.Namespace) -> int:
         mat=args.mat,
     )
     return 0 if not result.missed else 1
-
-
-def dice_reader_failures(table: VirtualTable, reader: Any, shots: list[Shot], sample: int = 8) -> list[str]:
-    """The script's throws (up to ``sample`` of them) that the dice reader gets wrong, in words.
-
-    Empty when :mod:`vision.dice` reads them all right: then the demo reads the dice from the frames.
-    """
-    throws = [(i, s) for i, s in enumerate(shots) if s.dice and s.expect in ("ROLL_OK", "REROLL")]
-    step = max(1, len(throws) // sample)
-    try:
-        from vision.dice import find_dice
-    except Exception as e:
-        return [f"the dice reader cannot start: {e}"]
-    failures = []
-    for i, shot in throws[::step][:sample]:
-        frame = table.frame(shot, shot.frames - 1, i, 0)
-        want = sorted((d.value or 0, d.cocked, d.half or "") for d in frame.truth_dice)
-        try:
-            found = find_dice(frame.image, field_quad=[tuple(c) for c in reader.profile.corners])
-        except Exception as e:
-            return [f"the dice reader failed: {e}"]
-        got = sorted((d.value or 0, d.cocked, d.half or "") for d in found)
-        if got != want:
-            failures.append(f"'{shot.caption}': rendered {_dice_words(want)}, read {_dice_words(got)}")
-    return failures
-
-
-def _dice_words(dice: list[tuple[int, bool, str]]) -> str:
-    return (
-        ", ".join(("cocked" if c else str(v or "?")) + f" {h or 'off-field'}" for v, c, h in dice) or "none"
-    )
 
 
 def run_demo(
@@ -161,13 +122,6 @@ def run_demo(
         print(f"  calibration note: {note}", file=out)
     reader = BoardReader(profile)
     result = DemoResult(record=record)
-    failures = dice_reader_failures(table, reader, shots)
-    result.dice_from_truth = bool(failures)
-    if result.dice_from_truth:
-        # a stand-in, said loudly: until vision.dice reads the rendered dice, the demo cannot prove them
-        print(f"  WARNING: {DICE_STAND_IN}. The dice reader got these throws wrong:", file=out)
-        for failure in failures:
-            print(f"    {failure}", file=out)
     journal = Journal(record)
     options = SessionOptions(
         profile.orientation, RuleOptions.from_mapping(DEMO_RULES), match_length=3, unclear_after=0.5
@@ -196,8 +150,7 @@ def run_demo(
                 says += session.press(name, frame.t)
                 if writer:
                     writer.button(frame.t, name)
-            dice = frame.truth_dice if result.dice_from_truth else None
-            obs = pipeline.observe(frame.image, frame.t, frame.index, dice=dice)
+            obs = pipeline.observe(frame.image, frame.t, frame.index)
             says += session.observe(obs)
             for say in says:
                 show(signals, say, out)
@@ -210,7 +163,7 @@ def run_demo(
                 signals.press(_button("ACCEPT"))  # handed to the session with the next frame
                 result.confirmed += 1
             if writer:
-                writer.add(frame, obs.reading is not None, says, session.status(), dice)
+                writer.add(frame, obs.reading is not None, says, session.status())
             result.frames += 1
             index += 1
             k += 1
@@ -248,8 +201,6 @@ def run_demo(
         f"{result.frames} frames ({table_time:.1f} s at the table) in {result.seconds:.1f} s; {verdict}",
         file=out,
     )
-    if result.dice_from_truth:
-        print(f"WARNING: {DICE_STAND_IN}", file=out)
     return result
 
 
@@ -277,7 +228,6 @@ class _FrameWriter:
         self.video: Any = None
         self.times: list[str] = []
         self.buttons: list[str] = []
-        self.truth: dict[str, list[dict]] = {}  # the stand-in dice given to the demo, by frame time
         self.banner = ("", (200, 200, 200))
         if folder is not None:
             (folder / "frames").mkdir(parents=True, exist_ok=True)
@@ -285,15 +235,13 @@ class _FrameWriter:
             profile.save(folder / "profile.json")
             (folder / "replay.toml").write_text(_replay_config(folder))
 
-    def add(self, frame: Any, settled: bool, says: list[Say], status: str, dice: tuple | None = None) -> None:
+    def add(self, frame: Any, settled: bool, says: list[Say], status: str) -> None:
         import cv2
 
         if self.folder is not None:
             name = f"frame_{frame.index:05d}.png"
             cv2.imwrite(str(self.folder / "frames" / name), frame.image)
             self.times.append(f"{name} {frame.t:.3f}")
-            if dice is not None:
-                self.truth[f"{frame.t:.3f}"] = [dataclasses.asdict(d) for d in dice]
         for say in says:
             if say.signal:
                 self.banner = (f"{say.signal}: {say.text}", self.COLOURS.get(say.signal, (200, 200, 200)))
@@ -333,9 +281,6 @@ class _FrameWriter:
                 from referee.live import BUTTONS_FILE
 
                 (self.folder / "frames" / BUTTONS_FILE).write_text("\n".join(self.buttons) + "\n")
-            if self.truth:
-                # only a test replays these (see tests/test_replay_gpio.py); `referee run` reads its dice
-                (self.folder / TRUTH_DICE_FILE).write_text(json.dumps(self.truth))
         if self.video is not None:
             self.video.release()
 
