@@ -37,16 +37,17 @@ from vision.settle import SettleGate
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards"
 
 
-def random_boards(n: int, rng: np.random.Generator) -> Iterator[Board]:
-    """Positions met in random games; now and then a play that builds the tallest stack, so that stacks
-    of six and more (which random play alone makes rarely) are well represented."""
+def random_boards(n: int, rng: np.random.Generator, tall: float = 0.15) -> Iterator[Board]:
+    """Positions met in random games; now and then (a share ``tall`` of plays) a play that builds the
+    tallest stack, so that stacks of six and more (which random play alone makes rarely) are well
+    represented."""
     while True:
         position, on_roll = START, Side.LIGHT
         for _ in range(int(rng.integers(4, 60))):
             dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
             plays = legal_plays(position, dice)
             if plays:
-                if rng.random() < 0.15:
+                if rng.random() < tall:
                     play = max(plays, key=lambda p: max(p.result.player[:24]))
                 else:
                     play = plays[int(rng.integers(len(plays)))]
