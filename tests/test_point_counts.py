@@ -46,6 +46,16 @@ def test_a_covered_point_is_unreadable_unless_the_slots_are_sure() -> None:
     assert sure.readable and sure.count == 2 and not sure.certain
 
 
+def test_an_unfamiliar_point_is_read_only_when_plainly_uncovered() -> None:
+    unreadable = CellReading(0, 0.0, ())
+    got = fuse(unreadable, probs(3), colour=1)
+    assert got.readable and got.count == 3 and not got.certain
+    assert not fuse(unreadable, probs(3), colour=0).readable  # no colour, no count
+    half_covered = probs(3, p=0.9)
+    half_covered[COVERED] = 0.05
+    assert not fuse(unreadable, half_covered, colour=1).readable
+
+
 def test_colour_from_the_nearer_checker_is_never_sure() -> None:
     # the slots saw nothing; the network counts two: the count is taken, the colour is a guess
     got = fuse(CellReading(0, 0.6, (0,)), probs(2), colour=-1)

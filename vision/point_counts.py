@@ -37,6 +37,8 @@ CLASSES = 17  # counts 0..15, covered
 # (Trained with label smoothing, it never says much above 0.98; on held-out rendered clubs 1 call in
 # about 3,500 at 0.9 or more was wrong.)
 SURE = 0.9
+# a point the slots cannot place is read only when the network gives "covered" less than this
+UNCOVERED = 0.02
 
 
 def strips(canonical: np.ndarray, geometry: BoardGeometry, margin: int) -> np.ndarray:
@@ -115,7 +117,8 @@ def fuse(cell: CellReading, p: np.ndarray, colour: int = 0) -> CellReading:
     The count is sure only when both agree: the slot reader's best count is the network's sure count.
     A sure slot reading the network contradicts loses its certainty; an unsure one takes
     the network's count, and its colour from the counts the slot reader still allows. A point the
-    network sees covered is unreadable unless the slots read it surely; then it is only unsure.
+    network sees covered is unreadable unless the slots read it surely; then it is only unsure. A point
+    the slots could not read is read, unsure, when the network plainly sees it uncovered.
     ``colour`` (+1 light, -1 dark, 0 unknown) is the slot reader's nearer checker colour on the point,
     the last resort when its plausible counts leave the colour open; a count coloured that way is
     never sure.
@@ -126,10 +129,10 @@ def fuse(cell: CellReading, p: np.ndarray, colour: int = 0) -> CellReading:
         >>> fuse(CellReading(-2, 0.6, (-2, -3, 0)), p)
         CellReading(count=-3, confidence=0.6, plausible=(-3, -2, 0))
     """
-    if not cell.readable:
-        return cell
     covered = float(p[COVERED]) if len(p) > COVERED else 0.0
     doubt = min(cell.confidence, CONFIDENT - 0.05)
+    if not cell.readable:
+        return _unfamiliar(cell, p, covered, colour)
     if covered >= 0.5:
         # two eyes that both doubt the view: unreadable; the slots' sure count only loses its certainty
         return (
@@ -158,6 +161,17 @@ def fuse(cell: CellReading, p: np.ndarray, colour: int = 0) -> CellReading:
         return CellReading(count, max(cell.confidence, float(p[n])), (count,))
     # the network is sure of another count: take it, keep both doubts
     return CellReading(count, doubt, tuple(sorted({*cell.plausible, count})))
+
+
+def _unfamiliar(cell: CellReading, p: np.ndarray, covered: float, colour: int) -> CellReading:
+    """A point the slots found unlike anything seen at calibration (a hand, or a stack the calibration
+    frame never showed). When the network sees plainly that nothing covers it and is sure of the count,
+    the count is read, never sure; otherwise the point stays unreadable."""
+    n = int(p[:COVERED].argmax())
+    if covered >= UNCOVERED or float(p[n]) < SURE or (n and not colour):
+        return cell
+    count = colour * n
+    return CellReading(count, 0.5, (count,))
 
 
 __all__ = ["CLASSES", "STRIP_H", "STRIP_W", "CountNet", "count_net", "fuse", "normalise", "strips"]
