@@ -149,6 +149,11 @@ def random_scene(rng: np.random.Generator):
     )
 
 
+def pct(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a percentage with one decimal ("-" of nothing)."""
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
 def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
     from vision.render import render
@@ -183,8 +188,9 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
                 n["half_right"] += d.half == t.half
     print(
         f"rendered ({count} frames): missed {n['missed']}, extra {n['extra']}; "
-        f"cocked flagged {n['cocked_flagged']}/{n['cocked']}, "
-        f"flat called cocked {n['flat_cocked']}/{n['flat']}, "
+        f"cocked flagged {n['cocked_flagged']}/{n['cocked']} ({pct(n['cocked_flagged'], n['cocked'])}, "
+        f"target >= 99%), flat called cocked {n['flat_cocked']}/{n['flat']} "
+        f"({pct(n['flat_cocked'], n['flat'])}, target <= 0.5%), "
         f"flat value right {n['flat_right']}/{n['flat']}, on_checker right {n['on_right']}/{n['on_total']}, "
         f"outside_field right {n['out_right']}/{n['out_total']}, "
         f"half right {n['half_right']}/{n['half_total']}"

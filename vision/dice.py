@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import dice_detect, dice_model, dice_pips
+from vision import dice_cocked, dice_detect, dice_model, dice_pips
 from vision.reading import DieReading
 
 # A candidate whose "not a die" probability is below this is a die.
@@ -232,6 +232,18 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     return probs
 
 
+def _leaning(
+    image: np.ndarray, dice: list[dice_model.Candidate], probs: np.ndarray, on_field: bool
+) -> list[bool]:
+    """Which dice are cocked. On a field, by the reader's odds weighed by how far from the frame's
+    centre the die lies (``dice_cocked``: perspective shows flat dice's sides there); in a photograph
+    with no field, when the reader finds "cocked" likelier than any single flat face.
+    """
+    if on_field:
+        return [dice_cocked.is_cocked(p, c.x, c.y, image.shape) for c, p in zip(dice, probs, strict=True)]
+    return [float(p[7]) > float(p[1:7].max()) for p in probs]
+
+
 def candidates(image: np.ndarray, quad: np.ndarray | None) -> list[dice_model.Candidate]:
     """The detector's proposals that ``find_dice`` reads: in the field's window, of a plausible size,
     one per die, with the side the reader should crop (``image`` BGR, ``quad`` checked by ``_quad``).
@@ -270,15 +282,17 @@ def find_dice(
     die_side = expected_die_side(quad)
     cands = candidates(image, quad)
     probs = _read(image, cands)
+    kept = [
+        i
+        for i in _suppress(cands, probs)
+        if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
+    ]
+    leaning = _leaning(image, [cands[i] for i in kept], probs[kept], quad is not None)
     readings = []
-    for i in _suppress(cands, probs):
+    for i, cocked in zip(kept, leaning, strict=True):
         c, p = cands[i], probs[i]
-        if _edge_strength(image, c.x, c.y, c.side) < MIN_EDGE:
-            continue
         value = int(np.argmax(p[1:7])) + 1
         die_p = 1.0 - float(p[0])
-        # cocked when the reader finds it likelier than any single flat face
-        cocked = float(p[7]) > float(p[value])
         confidence = float(p[7] if cocked else p[value]) / die_p
         unreadable = not cocked and confidence < READABLE
         if unreadable and _pips_agree(image, c, value):
