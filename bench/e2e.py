@@ -49,6 +49,7 @@ class Tally:
         default_factory=Counter
     )  # illegal plays: "caught", "passed" (called legal), "stall"
     rerolls: Counter = field(default_factory=Counter)  # bad throws: "caught", "missed"
+    rerolls_missed: Counter = field(default_factory=Counter)  # the missed ones by kind of bad throw
     rolls: Counter = field(default_factory=Counter)  # good throws: "read", "wrong", "stall"
     results: Counter = field(default_factory=Counter)  # games: "right", "wrong", "stall"
     latency: list[float] = field(default_factory=list)  # dice lifted -> verdict, stream seconds
@@ -181,7 +182,10 @@ class Bench:
             shot = Shot(board, dice=self.dice_at(half, dice, bad), frames=4)
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
             if bad:
-                self.tally.rerolls["caught" if answer and answer.signal == "REROLL" else "missed"] += 1
+                caught = answer is not None and answer.signal == "REROLL"
+                self.tally.rerolls["caught" if caught else "missed"] += 1
+                if not caught:
+                    self.tally.rerolls_missed[bad] += 1
                 if answer and answer.signal == "ROLL_OK":
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
@@ -362,7 +366,8 @@ def main(argv: list[str] | None = None) -> int:
         f"legal plays called ILLEGAL: {t.legal['illegal']} (target 0); no verdict: {t.legal['stall']}",
         f"illegal plays caught:      {_pct(t.illegal, 'caught')} (target >= 99 %)",
         f"illegal plays passed as legal: {t.illegal['passed']}; no verdict: {t.illegal['stall']}",
-        f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all)",
+        f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all); missed "
+        f"{dict(t.rerolls_missed) or 'none'}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"rolls not read:            {t.rolls['stall']}",
         f"results and scores right:  {_pct(t.results, 'right')}",
