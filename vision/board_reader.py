@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -178,7 +178,7 @@ class BoardReader:
         bar_calls = call_slots(bar_d, novelty, self._outside_bar | (bar_foreign & ~bar_lone), bar_near)
         hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
         bar_calls = [
-            hidden if under or lone else c
+            _under_a_die(c) if under and _plainly_checker(c) else hidden if under or lone else c
             for c, under, lone in zip(bar_calls, bar_under_die, bar_lone, strict=True)
         ]
         junction_calls = None
@@ -265,6 +265,17 @@ class BoardReader:
                 if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
                     spoiled[n] = True
         return spoiled
+
+
+def _plainly_checker(call: SlotCall) -> bool:
+    """A call that can only be a checker, of one colour, and looks like the checkers of calibration."""
+    return call.best != EMPTY and call.possible == frozenset({call.best}) and not call.novel
+
+
+def _under_a_die(call: SlotCall) -> SlotCall:
+    """A bar slot a die candidate overlaps but that plainly shows a checker (the dice reader's candidates
+    include checkers' rims now and then): the checker is counted, never surely."""
+    return replace(call, confidence=min(call.confidence, 0.5))
 
 
 def _near_foreign(cells: dict[str, CellReading]) -> dict[str, CellReading]:
