@@ -96,7 +96,7 @@ class CountNet:
         self.lock = threading.Lock()
 
     def probabilities(self, strip_batch: np.ndarray) -> np.ndarray:
-        """(24, 16) probabilities of each count for each strip."""
+        """(N, 17) probabilities for N strips: each count 0..15, then "covered"."""
         with self.lock:
             self.net.setInput(normalise(strip_batch))
             logits = self.net.forward()
@@ -142,9 +142,8 @@ def fuse(cell: CellReading, p: np.ndarray, colour: int = 0) -> CellReading:
         )
     n = int(p[:COVERED].argmax())
     sure = float(p[n]) >= SURE
-    colours = {1 if v > 0 else -1 for v in cell.plausible if v != 0}
-    if cell.count:
-        colours = {1 if cell.count > 0 else -1} if len(colours) != 1 else colours
+    # the colour: the slots' best count's, else the one colour their plausible counts leave
+    colours = {1 if v > 0 else -1 for v in ([cell.count] if cell.count else cell.plausible) if v != 0}
     guessed = n > 0 and len(colours) != 1 and colour != 0
     if guessed:
         colours = {colour}
@@ -157,7 +156,7 @@ def fuse(cell: CellReading, p: np.ndarray, colour: int = 0) -> CellReading:
         return cell
     count = signed[0]
     if count == cell.count and not guessed:
-        # both eyes' best counts agree: what the slots left open is settled
+        # both eyes' best counts agree: what the slots left open is settled (sure once p is CONFIDENT)
         return CellReading(count, max(cell.confidence, float(p[n])), (count,))
     # the network is sure of another count: take it, keep both doubts
     return CellReading(count, doubt, tuple(sorted({*cell.plausible, count})))
