@@ -370,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{dict(t.rerolls_missed) or 'none'}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"rolls not read:            {t.rolls['stall']}",
-        f"results and scores right:  {_pct(t.results, 'right')}",
+        f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
+        f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}",
     ]
     every = t.latency + t.latency_asked
