@@ -9,8 +9,10 @@ searched and classified (:mod:`vision.checkers`), the calls become counts with t
 (:mod:`vision.stacks`), and 15 a side narrows what it can. Each point slot is also compared with the
 board's own empty look there (:class:`vision.checkers.EmptyField`, learned at calibration): a slot that
 still looks like its empty self settles a doubtful call as empty, one that looks changed while the slot
-model calls it empty keeps the count from being confident. Dice found by :mod:`vision.dice` (when that
-module is present) spoil the slots under them instead of being read as checkers.
+model calls it empty keeps the count from being confident. Where the profile trusts it, the strip
+network of :mod:`vision.point_counts` counts every whole point as a second eye, and a count is sure only
+when both eyes agree. Dice found by :mod:`vision.dice` (when that module is present) spoil the slots
+under them instead of being read as checkers.
 """
 
 from __future__ import annotations
