@@ -1,22 +1,19 @@
-"""Train the two small dice networks and export them to ONNX for ``cv2.dnn``.
+"""Train the dice value network and export it to ONNX for ``cv2.dnn``.
+
+The detector that proposes the dice it reads is trained by ``tools/train_dice_detect.py``.
 
 Data recipe (nothing downloaded):
 
 * ``../shared/data/real-dice/``: 200 overhead photographs, 1,487 labelled dice (boxes and top faces).
-  The shipped models kept every 10th photograph apart (``--holdout 10``) to measure generalisation.
+  The shipped model kept every 10th photograph apart (``--holdout 10``) to measure generalisation.
 * ``../shared/data/real-boards/frame2.jpg`` and ``test4.jpg``: board photographs with no dice on them,
   used only as negatives so that checkers, points and hands are not taken for dice.
 * 240 frames from ``vision.render`` (seeded, regenerated on every run or kept with ``--cache``): dice of
   every colour and size on random positions, a third of them cocked (class 7), some on checkers; for
   the reader 300 more (``--cocked``, kept with ``--cocked-cache``) with 70 % of the dice cocked.
 
-Two networks (about 0.1 and 0.5 MB):
+The network (about 0.5 MB):
 
-* ``dice_detect.onnx``: fully convolutional; a BGR image in, at stride 4 a centre heat map (logit) and
-  log(die side / 8 px) out (CenterNet-style). Trained on random 160 px patches with the dice rescaled to
-  9..40 px, rotations by quarter turns, flips and colour jitter (hue turned freely, so a colour the
-  photographs lack is still a die). (``vision.dice`` now uses the detector of ``vision.dice_detect``,
-  trained by ``tools/train_dice_detect.py``.)
 * ``dice_value.onnx``: a 48x48 crop (die side = crop / 1.35) in, 8 logits out: 0 = not a die, 1..6 the
   top face of a flat die, 7 = cocked. Crops are turned by any angle, shifted and rescaled as far as the
   detector strays (``--shift``, ``--scale``), blurred, reduced in resolution and colour-jittered;
@@ -25,17 +22,15 @@ Two networks (about 0.1 and 0.5 MB):
   64, AdamW with a one-cycle schedule, label smoothing 0.05; the weights kept are an exponential
   moving average. Every 1000 steps the held-out photographs' labelled dice are read and reported.
 
-The shipped detector came from the first run below, the shipped reader from the last two (torch is
-needed here only, never at run time; one thread each on this 2-core machine shared with other work,
-the reader runs took about 32 and 18 minutes; the first reader run also renders the ``--cocked``
-frames, 1.5 minutes)::
+The shipped reader came from these two runs (torch is needed here only, never at run time; one thread
+each on this 2-core machine shared with other work, about 32 and 18 minutes; the first also renders
+the ``--cocked`` frames, 1.5 minutes)::
 
-    python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --out /tmp/a --only detect
     python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --cocked-cache /tmp/c.npz --out /tmp/b \
-        --only read --read-steps 10000 --shift 0.1 --scale 0.77 1.3
+        --read-steps 10000 --shift 0.1 --scale 0.77 1.3
     python tools/train_dice.py --holdout 10 --cache /tmp/r.npz --cocked-cache /tmp/c.npz --out /tmp/d \
-        --only read --resume /tmp/b --read-steps 5000 --lr 1e-3 --seed 1
-    cp /tmp/a/dice_detect.onnx /tmp/d/dice_value.onnx vision/models/
+        --resume /tmp/b --read-steps 5000 --lr 1e-3 --seed 1
+    cp /tmp/d/dice_value.onnx vision/models/
 
 (``--resume`` takes a folder with ``dice_value.pt`` or, failing that, ``dice_value.onnx``.)
 """
@@ -58,8 +53,6 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 NEGATIVE_BOARDS = ("frame2.jpg", "test4.jpg")
 CROP = 48
 CROP_MARGIN = 1.35  # crop side / die side
-STRIDE = 4
-PATCH = 160
 LR = 3e-3
 RENDERED_SHARE = 0.35  # of the reader's dice; half of them cocked
 # Reader crops stray from a die's centre by up to this share of its side, and its size by these factors:
@@ -193,7 +186,7 @@ def load_rendered(count: int, seed: int, cache: Path | None, cocked: float = 0.3
     return [Sample(img, list(map(tuple, d))) for img, d in pairs]
 
 
-# --- the detector -------------------------------------------------------------------------------
+# --- the network --------------------------------------------------------------------------------
 
 
 def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
@@ -202,79 +195,6 @@ def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
         nn.BatchNorm2d(cout),
         nn.ReLU(inplace=True),
     )
-
-
-class Detector(nn.Module):
-    def __init__(self) -> None:
-        super().__init__()
-        self.body = nn.Sequential(
-            conv(3, 16, 2),
-            conv(16, 16),
-            conv(16, 24, 2),
-            conv(24, 24),
-            conv(24, 24, dil=2),
-            conv(24, 24, dil=4),
-            conv(24, 24, dil=2),
-        )
-        self.head = nn.Conv2d(24, 2, 1)
-        self.head.bias.data[0] = -4.0
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.head(self.body(x))
-
-
-def detector_patch(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A random patch and its targets: heat (G, G), size map (G, G), size mask (G, G)."""
-    want = rng.uniform(9, 40)
-    scale = want / s.typical if s.typical else rng.uniform(0.3, 1.0)
-    img = cv2.resize(s.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    h, w = img.shape[:2]
-    if h < PATCH or w < PATCH:
-        img = cv2.copyMakeBorder(img, 0, max(0, PATCH - h), 0, max(0, PATCH - w), cv2.BORDER_REFLECT)
-        h, w = img.shape[:2]
-    x0 = int(rng.integers(0, w - PATCH + 1))
-    y0 = int(rng.integers(0, h - PATCH + 1))
-    patch = img[y0 : y0 + PATCH, x0 : x0 + PATCH].copy()
-    dice = s.dice.copy()
-    if len(dice):
-        dice[:, 1] = dice[:, 1] * scale - x0
-        dice[:, 2] = dice[:, 2] * scale - y0
-        dice[:, 3] *= scale
-    k = int(rng.integers(0, 4))
-    for _ in range(k):  # quarter turn clockwise: (x, y) -> (P-1-y, x)
-        patch = cv2.rotate(patch, cv2.ROTATE_90_CLOCKWISE)
-        if len(dice):
-            dice[:, 1], dice[:, 2] = PATCH - 1 - dice[:, 2], dice[:, 1].copy()
-    if rng.random() < 0.5:
-        patch = patch[:, ::-1].copy()
-        if len(dice):
-            dice[:, 1] = PATCH - 1 - dice[:, 1]
-    patch = colour_jitter(patch, rng)
-    g = PATCH // STRIDE
-    heat = np.zeros((g, g), np.float32)
-    size = np.zeros((g, g), np.float32)
-    mask = np.zeros((g, g), np.float32)
-    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
-    for _, cx, cy, side in dice:
-        gx, gy = (cx - 1.5) / STRIDE, (cy - 1.5) / STRIDE
-        if not (-1 <= gx <= g and -1 <= gy <= g):
-            continue
-        sigma = max(0.6, side / STRIDE * 0.18)
-        heat = np.maximum(heat, np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * sigma**2)))
-        ix, iy = int(round(gx)), int(round(gy))
-        if 0 <= ix < g and 0 <= iy < g:
-            heat[iy, ix] = 1.0
-            size[iy, ix] = math.log(side / 8.0)
-            mask[iy, ix] = 1.0
-    return patch, heat, np.stack([size, mask])
-
-
-def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
-    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
-    pos = heat.eq(1).float()
-    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
-    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)
-    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
 # --- the value classifier -----------------------------------------------------------------------
@@ -403,36 +323,6 @@ def holdout_accuracy(net: nn.Module, held: list[Sample]) -> str:
 # --- training -----------------------------------------------------------------------------------
 
 
-def train_detector(
-    samples: list[Sample], steps: int, rng: np.random.Generator, start: Path | None
-) -> Detector:
-    net = Detector()
-    if start:
-        load_weights(net, start)
-    opt = torch.optim.AdamW(net.parameters(), lr=LR, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LR, total_steps=steps)
-    t0 = time.time()
-    for step in range(steps):
-        batch = [detector_patch(samples[int(rng.integers(len(samples)))], rng) for _ in range(12)]
-        x = to_tensor([b[0] for b in batch])
-        heat = torch.from_numpy(np.stack([b[1] for b in batch]))
-        sm = torch.from_numpy(np.stack([b[2] for b in batch]))
-        out = net(x)
-        lh = focal_loss(out[:, 0], heat)
-        ls = (torch.abs(out[:, 1] - sm[:, 0]) * sm[:, 1]).sum() / sm[:, 1].sum().clamp(min=1)
-        loss = lh + ls
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        if step % 100 == 0:
-            print(
-                f"detect {step}/{steps} heat {lh.item():.3f} size {ls.item():.3f} {time.time() - t0:.0f}s",
-                flush=True,
-            )
-    return net.eval()
-
-
 def train_reader(
     pool: DicePool, negs: list[np.ndarray], steps: int, rng, start: Path | None, held: list[Sample]
 ) -> Reader:
@@ -539,14 +429,12 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=DATA)
     ap.add_argument("--out", type=Path, default=Path("vision/models"))
     ap.add_argument("--holdout", type=int, default=0, help="keep every Nth image apart (0: use all)")
-    ap.add_argument("--detect-steps", type=int, default=900)
     ap.add_argument("--read-steps", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rendered", type=int, default=240, help="rendered board frames to add")
     ap.add_argument("--cache", type=Path, help="keep the rendered frames in this .npz between runs")
     ap.add_argument("--cocked", type=int, default=300, help="more rendered frames, most dice cocked (reader)")
     ap.add_argument("--cocked-cache", type=Path, help="keep the --cocked frames in this .npz between runs")
-    ap.add_argument("--only", choices=("detect", "read"), help="train one of the two networks")
     ap.add_argument("--resume", type=Path, help="a folder of .pt weights from an earlier run to go on from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument(
@@ -566,25 +454,17 @@ def main() -> None:
     held = [real_sample(args.data, n, labels[n]) for n in held_names]
     negs = [cv2.imread(str(args.data / "real-boards" / n)) for n in NEGATIVE_BOARDS]
     rendered = load_rendered(args.rendered, args.seed + 1, args.cache)
-    # the dice-free boards join the detector's patches at 0.3..1 of their size
-    det_samples = samples + rendered + [Sample(b, []) for b in negs] * 8
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.only != "read":
-        start = args.resume / "dice_detect.pt" if args.resume else None
-        det = train_detector(det_samples, args.detect_steps, rng, start)
-        torch.save(det.state_dict(), args.out / "dice_detect.pt")
-        export(det, (1, 3, PATCH, PATCH), args.out / "dice_detect.onnx")
-    if args.only != "detect":
-        start = None
-        if args.resume:
-            start = args.resume / "dice_value.pt"
-            start = start if start.exists() else start.with_suffix(".onnx")
-        extra = load_rendered(args.cocked, args.seed + 2, args.cocked_cache, cocked=0.7)
-        reader = train_reader(DicePool(samples, rendered + extra), negs, args.read_steps, rng, start, held)
-        if held:
-            print(f"final {holdout_accuracy(reader, held)}", flush=True)
-        torch.save(reader.state_dict(), args.out / "dice_value.pt")
-        export(reader, (1, 3, CROP, CROP), args.out / "dice_value.onnx")
+    start = None
+    if args.resume:
+        start = args.resume / "dice_value.pt"
+        start = start if start.exists() else start.with_suffix(".onnx")
+    extra = load_rendered(args.cocked, args.seed + 2, args.cocked_cache, cocked=0.7)
+    reader = train_reader(DicePool(samples, rendered + extra), negs, args.read_steps, rng, start, held)
+    if held:
+        print(f"final {holdout_accuracy(reader, held)}", flush=True)
+    torch.save(reader.state_dict(), args.out / "dice_value.pt")
+    export(reader, (1, 3, CROP, CROP), args.out / "dice_value.onnx")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ frame is shrunk until a die is about ``vision.dice_detect.DIE_PX`` (8) pixels wi
 convolutions (8 then 16 channels: two with stride 2, then dilations 1, 2 and 4 at stride 4) give, at
 stride 4, a centre heat map (logit), log(die side / 8 px) and the centre's offset within its cell
 (CenterNet-style). About 50 M multiply-adds on a 1280x720 board frame, against 450 M for the first
-detector (``tools/train_dice.py --only detect``, which ran at 13 px dice).
+detector of session 1, which ran at 13 px dice (its training left ``tools/train_dice.py`` with it).
 
 Data recipe (nothing downloaded), the same sources as ``tools/train_dice.py``:
 
@@ -56,7 +56,6 @@ from tools.train_dice import (  # noqa: E402
     NEGATIVE_BOARDS,
     Sample,
     colour_jitter,
-    focal_loss,
     load_labels,
     load_rendered,
     to_tensor,
@@ -74,6 +73,14 @@ def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
         nn.BatchNorm2d(cout),
         nn.ReLU(inplace=True),
     )
+
+
+def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    p = torch.sigmoid(logit).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    pos_loss = -torch.log(p) * (1 - p) ** 2 * pos
+    neg_loss = -torch.log(1 - p) * p**2 * (1 - heat) ** 4 * (1 - pos)
+    return (pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
 class FastDetector(nn.Module):
