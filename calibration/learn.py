@@ -542,7 +542,8 @@ def calibrate(
 
 
 def counts_agree(canonical: np.ndarray, profile: Profile, layout: ImageLayout) -> bool:
-    """Whether the point-count network counts every point of the calibration frame right, none covered.
+    """Whether the point-count network counts every point and both halves of the bar of the calibration
+    frame right, none covered.
 
     The network learned from rendered boards; a board or light it does not know shows first here,
     where the truth is known, and then the reader does without it rather than trust a stranger.
@@ -551,7 +552,7 @@ def counts_agree(canonical: np.ndarray, profile: Profile, layout: ImageLayout) -
     if net is None:
         return False
     p = net.probabilities(strips(canonical, profile.geometry, profile.margin))
-    truth = [abs(v) for v in (*layout.top, *layout.bottom)]
+    truth = [abs(v) for v in (*layout.top, *layout.bottom)] + [layout.bar_light, layout.bar_dark]
     return bool((p.argmax(axis=1) == truth).all())
 
 

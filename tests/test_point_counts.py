@@ -7,7 +7,7 @@ import pytest
 
 from bench.boards import frame_for, make_club, random_boards
 from referee.layout import ImageLayout
-from vision.point_counts import COVERED, STRIP_H, count_net, fuse, strips
+from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, STRIP_H, count_net, fuse, strips
 from vision.reading import CONFIDENT, CellReading
 from vision.rectify import Rectifier
 from vision.render import render, scene_from_layout
@@ -37,7 +37,7 @@ def test_network_contradicting_a_sure_reading_takes_its_certainty_away() -> None
 
 def test_unsure_network_changes_nothing() -> None:
     cell = CellReading(3, 0.6, (3, 4))
-    assert fuse(cell, probs(4, p=0.7)) == cell
+    assert fuse(cell, probs(4, p=0.45)) == cell
 
 
 def test_a_covered_point_is_unreadable_unless_the_slots_are_sure() -> None:
@@ -61,6 +61,35 @@ def test_colour_from_the_nearer_checker_is_never_sure() -> None:
     got = fuse(CellReading(0, 0.6, (0,)), probs(2), colour=-1)
     assert got.count == -2 and not got.certain
     assert got.confidence < CONFIDENT
+
+
+def test_a_fair_lean_of_the_network_picks_among_the_slots_doubts_only() -> None:
+    lean = probs(6, p=0.8)
+    got = fuse(CellReading(-5, 0.7, (-7, -6, -5)), lean)
+    assert got.count == -6 and not got.certain and got.plausible == (-7, -6, -5)
+    # a count the slots rule out stays out, and a lean under half changes nothing
+    assert fuse(CellReading(-5, 0.7, (-5, -4)), lean).count == -5
+    assert fuse(CellReading(-5, 0.7, (-7, -6, -5)), probs(6, p=0.45)).count == -5
+
+
+def test_a_lone_checker_takes_the_nearer_checkers_colour_when_the_slots_allow_both() -> None:
+    # the slots' best count (-2) is not the network's (1); their plausible counts allow 1 or -1
+    got = fuse(CellReading(-2, 0.5, (-3, -2, -1, 0, 1)), probs(1), colour=1)
+    assert got.count == 1 and not got.certain
+    # where they allow only one colour for that count, that colour is taken
+    assert fuse(CellReading(-2, 0.5, (-3, -2, -1, 0)), probs(1), colour=1).count == -1
+
+
+def test_a_bar_half_knows_its_colour() -> None:
+    # the slots found nothing they know on the bar: a plainly uncovered, sure count is read, not surely
+    got = fuse(CellReading(0, 0.0, ()), probs(2), colour=1, known=True)
+    assert got.readable and got.count == 2 and not got.certain
+    # both eyes agree on an open bar count: settled
+    settled = fuse(CellReading(2, 0.9, (1, 2)), probs(2), colour=1, known=True)
+    assert settled.plausible == (2,) and settled.certain
+    # the network sure of another count: taken, never sure
+    other = fuse(CellReading(1, 0.9, (1, 2)), probs(2), colour=1, known=True)
+    assert other.count == 2 and not other.certain
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +117,22 @@ def test_strips_put_each_points_edge_first(club) -> None:  # type: ignore[no-unt
         assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
 
 
+def test_bar_strips_start_at_the_middle(club) -> None:  # type: ignore[no-untyped-def]
+    p = club.profile
+    rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
+
+    def cut(bar_light: int, bar_dark: int) -> np.ndarray:
+        layout = ImageLayout((0,) * 12, (0,) * 12, bar_light, bar_dark)
+        frame = render(scene_from_layout(layout, style=club.style, camera=club.camera, noise=0.0), seed=1)
+        return strips(rect.warp(frame.image), p.geometry, p.margin).astype(np.float32)
+
+    empty = cut(0, 0)
+    for light, dark, k in ((1, 0, BAR_LIGHT), (0, 1, BAR_DARK)):
+        change = np.abs(cut(light, dark) - empty).mean(axis=(2, 3))
+        assert int(change.mean(axis=1).argmax()) == k
+        assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
+
+
 @pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
 def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untyped-def]
     net = count_net()
@@ -100,10 +145,28 @@ def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untype
         frame = frame_for(club, board, rng, occlude=False)
         assert frame.layout is not None
         got = net.probabilities(strips(rect.warp(frame.image), p.geometry, p.margin)).argmax(axis=1)
-        truth = [abs(v) for v in (*frame.layout.top, *frame.layout.bottom)]
+        lay = frame.layout
+        truth = [abs(v) for v in (*lay.top, *lay.bottom)] + [lay.bar_light, lay.bar_dark]
         right += int((got == truth).sum())
-        total += 24
+        total += len(truth)
     assert right >= total - 2
+
+
+@pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
+def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-untyped-def]
+    net = count_net()
+    assert net is not None
+    p = club.profile
+    rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
+    top, bottom = (0, -2, 0, 0, 3, 0, -5, 0, 0, 0, 0, 4), (0, 0, 2, 0, -3, 0, 5, 0, 0, 0, 0, -4)
+    for light, dark in ((1, 0), (0, 2), (2, 3)):
+        # checkers off the points onto the bar
+        lay = ImageLayout(
+            top[:4] + (3 - light,) + top[5:], bottom[:4] + (-3 + dark,) + bottom[5:], light, dark
+        )
+        frame = render(scene_from_layout(lay, style=club.style, camera=club.camera, noise=0.005), seed=2)
+        got = net.probabilities(strips(rect.warp(frame.image), p.geometry, p.margin)).argmax(axis=1)
+        assert (got[BAR_LIGHT], got[BAR_DARK]) == (light, dark)
 
 
 def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:  # type: ignore[no-untyped-def]

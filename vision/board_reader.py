@@ -10,9 +10,9 @@ searched and classified (:mod:`vision.checkers`), the calls become counts with t
 board's own empty look there (:class:`vision.checkers.EmptyField`, learned at calibration): a slot that
 still looks like its empty self settles a doubtful call as empty, one that looks changed while the slot
 model calls it empty keeps the count from being confident. Where the profile trusts it, the strip
-network of :mod:`vision.point_counts` counts every whole point as a second eye, and a count is sure only
-when both eyes agree. Dice found by :mod:`vision.dice` (when that module is present) spoil the slots
-under them instead of being read as checkers.
+network of :mod:`vision.point_counts` counts every whole point and each half of the bar as a second
+eye, and a count is sure only when both eyes agree. Dice found by :mod:`vision.dice` (when that module is
+present) spoil the slots under them instead of being read as checkers.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from vision.checkers import (
 )
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
-from vision.point_counts import COVERED, count_net, fuse, strips
+from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, count_net, fuse, strips
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
@@ -214,10 +214,19 @@ class BoardReader:
             rows[row] = cells
         g = self.profile.geometry
         bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * g.pitch, middle=g.height / 2)
+        if counts is not None:
+            # each half of the bar holds one colour: the network's count there needs no colour
+            bar_light = fuse(bar_light, counts[BAR_LIGHT], 1, known=True)
+            bar_dark = fuse(bar_dark, counts[BAR_DARK], 1, known=True)
         named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
         named["bar-light"], named["bar-dark"] = bar_light, bar_dark
         if point_foreign.any() or bar_foreign.any():
-            named = _near_foreign(named)
+            # cells the network sees covered are hidden neighbours too, however surely the slots read them
+            # (``named`` is in the strips' order: top row, bottom row, bar light, bar dark)
+            seen_covered = set()
+            if counts is not None:
+                seen_covered = {n for n, p in zip(named, counts, strict=True) if p[COVERED] >= 0.5}
+            named = _near_foreign(named, seen_covered)
         named, notes = conserve(named)
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
@@ -280,11 +289,12 @@ def _under_a_die(call: SlotCall) -> SlotCall:
     return replace(call, confidence=min(call.confidence, 0.5))
 
 
-def _near_foreign(cells: dict[str, CellReading]) -> dict[str, CellReading]:
+def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None) -> dict[str, CellReading]:
     """Cells a hand seen elsewhere in the frame may still cover, kept from being confident.
 
     A hand's edge over the bar can look like the bar's own cloth, and one over a point next to an
-    unreadable one like that point's empty triangle: a count read there is a guess, never a sure thing.
+    unreadable one (or one the strip network sees ``covered``) like that point's empty triangle: a count
+    read there is a guess, never a sure thing.
     The bar, which a reaching hand crosses most, stays open upwards (15 a side closes it later).
 
         >>> c = _near_foreign({"top-0": CellReading(0, 0.0, ()), "top-1": CellReading(0, 0.99, (0,)),
@@ -303,7 +313,7 @@ def _near_foreign(cells: dict[str, CellReading]) -> dict[str, CellReading]:
             continue
         row, index = name.split("-")
         beside = [f"{row}-{int(index) + d}" for d in (-1, 1) if 0 <= int(index) + d < 12]
-        if any(not cells[b].readable for b in beside if b in cells):
+        if any(not cells[b].readable or b in (covered or ()) for b in beside if b in cells):
             out[name] = CellReading(c.count, min(c.confidence, doubt), c.plausible)
     return out
 
