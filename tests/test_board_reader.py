@@ -105,6 +105,24 @@ def test_a_hand_on_the_board_keeps_the_bar_and_the_cells_beside_it_unsure() -> N
     assert not out["bar-dark"].certain and not out["top-5"].readable
 
 
+def test_a_cell_the_network_half_sees_covered_doubts_its_neighbours() -> None:
+    from vision.board_reader import HALF_SEEN, _half_covered, _near_foreign
+    from vision.point_counts import COVERED
+    from vision.reading import CellReading
+
+    names = ["top-2", "top-3", "top-4"]
+    p = np.zeros((3, COVERED + 1))
+    p[:, 0] = 1.0
+    p[0, COVERED], p[0, 0] = 0.34, 0.66  # a hand's edge over top-2: the network a third sure it is covered
+    p[1, COVERED] = 0.03
+    assert HALF_SEEN < 0.34
+    covered = _half_covered(names, p)
+    assert covered == {"top-2"}
+    sure = CellReading(0, 0.99, (0,))
+    out = _near_foreign(dict.fromkeys(names, sure), covered)
+    assert not out["top-3"].certain and out["top-4"].certain
+
+
 def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> None:
     from vision.occlusion import foreign_line, lone_spots
 

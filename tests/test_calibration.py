@@ -241,3 +241,15 @@ def test_checkers_pasted_on_the_bar_are_labelled_where_they_lie() -> None:
         x, y = grid.bar_nominal[i]
         assert img[int(y) + 10, int(x) + 10].mean() < 100
     assert set(np.unique(labels)) <= {KEEP, DROP, LIGHT}
+
+
+def test_the_bar_ends_where_its_colour_does_not_where_the_columns_stop_changing() -> None:
+    from vision.geometry import find_bar
+
+    lab = np.full((200, 320, 3), 200, np.uint8)  # bare field
+    lab[np.arange(200) % 8 < 4, :] = 60  # points cross every column but the bar's and bare strips
+    lab[:, 148:172] = 90  # the bar
+    lab[:, 172:178, :] = 200  # an empty point's triangle leaves bare field beside the bar
+    lab[:, 142:148, :] = 200
+    lab[:, 160] = 120  # a seam down the bar's middle
+    assert find_bar(lab) == (148.0, 172.0)

@@ -45,6 +45,8 @@ from vision.stacks import bar_cells, conserve, point_cell
 
 # a slot this close to the calibration samples (a share of the novelty distance) is no hand's edge
 USUAL = 0.7
+# with a hand in the frame, a cell the strip network gives "covered" this much may hide its neighbours' edge
+HALF_SEEN = 0.25
 
 
 @dataclass
@@ -221,11 +223,10 @@ class BoardReader:
         named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
         named["bar-light"], named["bar-dark"] = bar_light, bar_dark
         if point_foreign.any() or bar_foreign.any():
-            # cells the network sees covered are hidden neighbours too, however surely the slots read them
+            # cells the network sees covered are hidden neighbours too, however surely the slots read them;
+            # with a hand in the frame, one it only half thinks covered (a hand's edge) counts as well
             # (``named`` is in the strips' order: top row, bottom row, bar light, bar dark)
-            seen_covered = set()
-            if counts is not None:
-                seen_covered = {n for n, p in zip(named, counts, strict=True) if p[COVERED] >= 0.5}
+            seen_covered = _half_covered(list(named), counts) if counts is not None else set()
             named = _near_foreign(named, seen_covered)
         named, notes = conserve(named)
         if self.dice_error:
@@ -287,6 +288,16 @@ def _under_a_die(call: SlotCall) -> SlotCall:
     """A bar slot a die candidate overlaps but that plainly shows a checker (the dice reader's candidates
     include checkers' rims now and then): the checker is counted, never surely."""
     return replace(call, confidence=min(call.confidence, 0.5))
+
+
+def _half_covered(names: list[str], counts: np.ndarray) -> set[str]:
+    """The cells (``names`` in the strips' order) the strip network gives "covered" ``HALF_SEEN`` or more.
+
+    >>> p = np.zeros((2, 17)); p[:, 0] = 1; p[1] = 0.3
+    >>> sorted(_half_covered(["top-0", "top-1"], p))
+    ['top-1']
+    """
+    return {n for n, p in zip(names, counts, strict=True) if p[COVERED] >= HALF_SEEN}
 
 
 def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None) -> dict[str, CellReading]:

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 ROWS = ("top", "bottom")
+# Lab distance between neighbouring columns' median colours that ends a uniform run (the bar's edge)
+BAR_COLOUR_STEP = 12.0
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,17 @@ def find_bar(lab: np.ndarray) -> tuple[float, float]:
     """The bar's left and right x in a rectified Lab field: the most uniform vertical band near the middle.
 
     Points and the field alternate along a column; the bar does not, so its columns have the smallest
-    spread of colour. Falls back to a centred band of 5 % when nothing stands out.
+    spread of colour. But so do the strips of bare field between the bar and an empty point's triangle
+    (a triangle's corner covers almost nothing of the column next to it): the uniform band is cut into
+    runs of one colour where the colour steps, and the widest run is the bar. Falls back to a centred
+    band of 5 % when nothing stands out.
+
+        >>> lab = np.full((100, 200, 3), 200, np.uint8)
+        >>> lab[np.arange(100) % 10 < 5] = 40  # the points: every column but the bar's alternates
+        >>> lab[:, 90:112] = 90  # the bar, 22 columns of one colour
+        >>> lab[:, 86:90] = lab[:, 112:116] = 200  # bare field beside it (empty points next to the bar)
+        >>> find_bar(lab)
+        (90.0, 112.0)
     """
     h, w = lab.shape[:2]
     x0, x1 = int(0.38 * w), int(0.62 * w)
@@ -107,7 +119,40 @@ def find_bar(lab: np.ndarray) -> tuple[float, float]:
     hi = centre
     while hi < len(spread) - 1 and spread[hi + 1] <= limit:
         hi += 1
-    left, right = x0 + lo, x0 + hi + 1
+    lo, hi = _widest_run(med, lo, hi + 1, min_width=0.02 * w)
+    left, right = x0 + lo, x0 + hi
     if not 0.02 * w <= right - left <= 0.16 * w:
         return 0.475 * w, 0.525 * w
     return float(left), float(right)
+
+
+def _widest_run(med: np.ndarray, lo: int, hi: int, min_width: float) -> tuple[int, int]:
+    """The widest run of one colour among columns ``lo..hi-1`` (their median colours ``med``), when it is
+    at least ``min_width`` wide; else ``lo, hi``.
+
+    The bar meets bare field in a step of colour (a blended column between them belongs to neither);
+    a seam or hinge line down the bar's middle splits it into runs a few columns apart of one colour,
+    which join again.
+    """
+    step = np.linalg.norm(np.diff(med[lo:hi], axis=0), axis=1)
+    runs: list[tuple[int, int]] = []
+    first = lo
+    for i, s in enumerate(step, start=lo + 1):
+        if s > BAR_COLOUR_STEP:
+            runs.append((first, i))
+            first = i
+    runs.append((first, hi))
+    runs = [r for r in runs if r[1] - r[0] >= 2]
+    joined: list[tuple[int, int]] = []
+    for run in runs:
+        if joined:
+            last = joined[-1]
+            alike = np.linalg.norm(med[last[0] : last[1]].mean(0) - med[run[0] : run[1]].mean(0))
+            if run[0] - last[1] <= 3 and alike <= 2 * BAR_COLOUR_STEP:
+                joined[-1] = (last[0], run[1])
+                continue
+        joined.append(run)
+    if not joined:
+        return lo, hi
+    best = max(joined, key=lambda r: r[1] - r[0])
+    return best if best[1] - best[0] >= min_width else (lo, hi)
