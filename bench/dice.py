@@ -4,12 +4,13 @@
     python -m bench.dice --rendered 40   # fewer rendered frames
     python -m bench.dice --skip-real     # rendered and speed only
     python -m bench.dice --detect-model /tmp/dd/dice_detect.onnx   # try another detector
+    python -m bench.dice --flags-model /tmp/df/dice_flags.onnx     # try another flags network
 
 Real dice (``../shared/data/real-dice``): a detection counts when its centre lies in a labelled box
 (each box once), as in ``../shared/checks/dice.py``. Rendered frames: the flags against the renderer's
-truth. Speed: median ms of ``find_dice`` on a 1280x720 rendered frame (wall and CPU time), and its
-ratio to ``cvtColor + GaussianBlur(5x5)`` of the same frame measured in the same run; also the
-detector alone, the candidates it sends to the value reader, and ``DiceFinder`` on a next frame
+truth, one figure a line. Speed: median ms of ``find_dice`` on a 1280x720 rendered frame (wall and CPU
+time), and its ratio to ``cvtColor + GaussianBlur(5x5)`` of the same frame measured in the same run;
+also the detector alone, the candidates it sends to the value reader, and ``DiceFinder`` on a next frame
 that shows the same dice.
 """
 
@@ -26,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import dice_detect
+from vision import dice_detect, dice_flags
 from vision.dice import (
     DiceFinder,
     _detect_scale,
@@ -186,15 +187,17 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
             if not t.outside_field and t.half:
                 n["half_total"] += 1
                 n["half_right"] += d.half == t.half
-    print(
-        f"rendered ({count} frames): missed {n['missed']}, extra {n['extra']}; "
-        f"cocked flagged {n['cocked_flagged']}/{n['cocked']} ({pct(n['cocked_flagged'], n['cocked'])}, "
-        f"target >= 99%), flat called cocked {n['flat_cocked']}/{n['flat']} "
-        f"({pct(n['flat_cocked'], n['flat'])}, target <= 0.5%), "
-        f"flat value right {n['flat_right']}/{n['flat']}, on_checker right {n['on_right']}/{n['on_total']}, "
-        f"outside_field right {n['out_right']}/{n['out_total']}, "
-        f"half right {n['half_right']}/{n['half_total']}"
-    )
+    rows = [
+        ("cocked flagged", n["cocked_flagged"], n["cocked"], "target >= 99%"),
+        ("flat called cocked", n["flat_cocked"], n["flat"], "target <= 0.5%"),
+        ("flat value right", n["flat_right"], n["flat"], ""),
+        ("on_checker right", n["on_right"], n["on_total"], "target >= 99%"),
+        ("outside_field right", n["out_right"], n["out_total"], ""),
+        ("half right", n["half_right"], n["half_total"], ""),
+    ]
+    print(f"rendered ({count} frames, seed {seed}): {n['missed']} dice missed, {n['extra']} extra detections")
+    for name, part, whole, target in rows:
+        print(f"  {name:20} {part:4}/{whole:<4} {pct(part, whole):>6}  {target}".rstrip())
     return frames
 
 
@@ -255,9 +258,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--detect-model", type=Path, help="a detector .onnx to use instead of the shipped one")
+    ap.add_argument("--flags-model", type=Path, help="a flags .onnx to use instead of the shipped one")
     args = ap.parse_args()
     if args.detect_model:
         dice_detect.MODEL = args.detect_model.resolve()
+    if args.flags_model:
+        dice_flags.MODEL = args.flags_model.resolve()
     if not args.skip_real and DATA.is_dir():
         bench_real()
         bench_boards()

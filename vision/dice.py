@@ -2,8 +2,9 @@
 
 A fast detector (``vision.dice_detect``) proposes where dice might be, the value network
 (``vision.dice_model.read``) confirms and reads each proposal; plain geometry adds the board
-terms: which half of the field a die lies in, whether it is outside the field, on or against a
-checker, or cocked (not flat).
+terms (which half of the field a die lies in, whether it is outside the field), and on a known
+field a second network (``vision.dice_flags``) judges each die in the board plane: cocked (not
+flat)? resting on a checker?
 
     >>> import numpy as np
     >>> find_dice(np.full((120, 160, 3), 200, np.uint8))
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import dice_cocked, dice_detect, dice_model, dice_pips
+from vision import dice_detect, dice_flags, dice_model, dice_pips
 from vision.reading import DieReading
 
 # A candidate whose "not a die" probability is below this is a die.
@@ -50,8 +51,6 @@ MAX_CANDIDATES = 40
 READ_SIDE_FIELD = 1.35
 # A standard field (24 points and the bar) is about this many dice wide.
 FIELD_IN_DICE = 31.0
-# A checker's diameter in dice (a 38 mm checker beside a 16 mm die).
-CHECKER_IN_DICE = 2.3
 # Half the bar's width in field widths: a die centred on the bar lies in neither half.
 BAR_HALF = 0.03
 
@@ -184,31 +183,6 @@ def _touches_checker_mask(mask: np.ndarray, x: float, y: float, side: float) -> 
     return window.mean() > 0.04
 
 
-def _touches_checker_circle(image: np.ndarray, x: float, y: float, side: float, checker_r: float) -> bool:
-    """The die rests on a checker: its centre lies inside a checker-sized circle (Hough circles)."""
-    reach = checker_r + 0.1 * side
-    pad = int(reach + checker_r * 1.3)
-    h, w = image.shape[:2]
-    x0, x1 = max(0, int(x) - pad), min(w, int(x) + pad)
-    y0, y1 = max(0, int(y) - pad), min(h, int(y) + pad)
-    if min(x1 - x0, y1 - y0) < 8:
-        return False
-    roi = cv2.GaussianBlur(_gray(image, x0, y0, x1, y1), (5, 5), 1.5)
-    circles = cv2.HoughCircles(
-        roi,
-        cv2.HOUGH_GRADIENT,
-        dp=1.5,
-        minDist=checker_r,
-        param1=120,
-        param2=30,
-        minRadius=int(checker_r * 0.8),
-        maxRadius=int(checker_r * 1.25) + 1,
-    )
-    if circles is None:
-        return False
-    return any(math.hypot(cx + x0 - x, cy + y0 - y) < reach for cx, cy, _ in circles[0])
-
-
 def _pips_agree(image: np.ndarray, c: dice_model.Candidate, value: int) -> bool:
     """The die's pips, counted in a clean layout of evenly sized pips, give ``value``."""
     pc = dice_pips.count_pips(image, c.x, c.y, c.side)
@@ -232,15 +206,14 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     return probs
 
 
-def _leaning(
-    image: np.ndarray, dice: list[dice_model.Candidate], probs: np.ndarray, on_field: bool
-) -> list[bool]:
-    """Which dice are cocked. On a field, by the reader's odds weighed by how far from the frame's
-    centre the die lies (``dice_cocked``: perspective shows flat dice's sides there); in a photograph
-    with no field, when the reader finds "cocked" likelier than any single flat face.
-    """
-    if on_field:
-        return [dice_cocked.is_cocked(p, c.x, c.y, image.shape) for c, p in zip(dice, probs, strict=True)]
+def _cocked_odds(p: np.ndarray) -> float:
+    """The value reader's log(p cocked / p of the likeliest flat face)."""
+    return math.log(float(p[7]) + 1e-4) - math.log(float(p[1:7].max()) + 1e-4)
+
+
+def _leaning_in_photo(probs: np.ndarray) -> list[bool]:
+    """Which dice of a photograph with no field are cocked: the reader finds "cocked" likelier than any
+    single flat face (on a field, ``vision.dice_flags`` judges instead)."""
     return [float(p[7]) > float(p[1:7].max()) for p in probs]
 
 
@@ -272,14 +245,15 @@ def find_dice(
     """Every die in ``image`` (BGR), left to right.
 
     With ``field_quad`` (tl, tr, br, bl of the playing field in image px) each die also gets its
-    ``half`` and ``outside_field``, and ``on_checker`` from ``checker_mask`` (uint8, non-zero on checker
-    pixels) or, without a mask, from checker-sized circles beside it. With ``on_checker_valid`` (the
-    table lets a die lying flat on a checker count) a flat die is never flagged ``on_checker``.
-    A cocked die and a die too unclear to read have ``value`` None.
+    ``half`` and ``outside_field``, ``cocked`` and ``on_checker`` from the flags network
+    (``vision.dice_flags``: the die in the board plane), ``on_checker`` from ``checker_mask`` instead
+    when one is given (uint8, non-zero on checker pixels). With ``on_checker_valid`` (the table lets a
+    die lying flat on a checker count) a flat die is never flagged ``on_checker``. Without a field a die
+    is cocked when the value reader finds that likelier than any flat face. A cocked die and a die too
+    unclear to read have ``value`` None.
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
-    die_side = expected_die_side(quad)
     cands = candidates(image, quad)
     probs = _read(image, cands)
     kept = [
@@ -287,13 +261,22 @@ def find_dice(
         for i in _suppress(cands, probs)
         if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
     ]
-    leaning = _leaning(image, [cands[i] for i in kept], probs[kept], quad is not None)
+    if quad is not None:
+        judged = dice_flags.judge(image, quad, [(cands[i].x, cands[i].y) for i in kept], FIELD_IN_DICE)
+        p_cocked = [float(j[0]) for j in judged]
+        leaning = [
+            dice_flags.is_cocked(pc, _cocked_odds(probs[i])) for i, pc in zip(kept, p_cocked, strict=True)
+        ]
+        resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
+    else:
+        leaning, resting = _leaning_in_photo(probs[kept]), [False] * len(kept)
+        p_cocked = [float(probs[i][7]) / max(1.0 - float(probs[i][0]), 1e-6) for i in kept]
     readings = []
-    for i, cocked in zip(kept, leaning, strict=True):
+    for i, cocked, rests, leans in zip(kept, leaning, resting, p_cocked, strict=True):
         c, p = cands[i], probs[i]
         value = int(np.argmax(p[1:7])) + 1
         die_p = 1.0 - float(p[0])
-        confidence = float(p[7] if cocked else p[value]) / die_p
+        confidence = leans if cocked else float(p[value]) / die_p
         unreadable = not cocked and confidence < READABLE
         if unreadable and _pips_agree(image, c, value):
             # the network is unsure but the pips, counted the classical way, say the same face
@@ -311,8 +294,7 @@ def find_dice(
             if checker_mask is not None:
                 on_checker = _touches_checker_mask(checker_mask, x, y, side)
             elif not outside:
-                checker_r = (die_side or side) * CHECKER_IN_DICE / 2
-                on_checker = _touches_checker_circle(image, x, y, side, checker_r)
+                on_checker = rests
             if on_checker_valid and not cocked:
                 on_checker = False
         readings.append(
