@@ -84,11 +84,13 @@ def test_real_dice_sample(shared_data: Path) -> None:
 
     labels = load_real_labels(shared_data / "real-dice" / "labels.csv")
     names = sorted(labels)[::10]
-    total, found, detections, _, right = score_real(names, labels, shared_data / "real-dice" / "images")
-    # measured with the shipped models (fast detector, 48 px value reader): 1.0, 0.993, 0.980
+    total, found, detections, _, right, sure = score_real(names, labels, shared_data / "real-dice" / "images")
+    # these photographs were kept out of the value reader's training; measured with the shipped models
+    # (fast detector, 48 px value reader read eight ways): 1.0, 0.993, 1.0 (sure: 0.993)
     assert found / total >= 0.97
     assert found / detections >= 0.97
-    assert right / found >= 0.86
+    assert right / found >= 0.97
+    assert sure <= right
 
 
 @pytest.mark.parametrize("name", ["frame0.jpg", "test10.jpg", "test2.jpg"])
@@ -234,3 +236,12 @@ def test_dice_finder_reuses_an_unchanged_frame_and_rereads_a_changed_one() -> No
     assert finder.reused == 1
     with pytest.raises(ValueError):
         DiceFinder(tolerance=-1)
+
+
+def test_json_reports_the_likeliest_face_of_an_unclear_die() -> None:
+    """``referee dice`` gives an unclear die's likeliest face, flagged; the referee's ``value`` stays None."""
+    unclear = DieReading(None, (5.0, 5.0), (0.0, 0.0, 10.0, 10.0), 0.4, unreadable=True, likeliest=4)
+    assert unclear.value is None
+    assert unclear.to_json()["value"] == 4 and unclear.to_json()["flags"] == ["unreadable"]
+    cocked = DieReading(None, (5.0, 5.0), (0.0, 0.0, 10.0, 10.0), 0.9, cocked=True)
+    assert cocked.to_json()["value"] is None

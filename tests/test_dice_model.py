@@ -50,6 +50,20 @@ def test_read_gives_probabilities_per_candidate() -> None:
     assert (p[:, 0] > 0.5).all()
 
 
+def test_a_mirrored_look_reads_the_mirror_image() -> None:
+    """``mirror`` averages each look with its mirror image: the same as reading a mirrored frame."""
+    frame = render(scene_from_layout(START, dice=(DieSpec(3, 0.7, 0.5, 20.0),)), seed=5)
+    (c,) = truth_candidates(frame)
+    img = frame.image
+    flipped = np.ascontiguousarray(img[:, ::-1])
+    c_flipped = Candidate(img.shape[1] - 1 - c.x, c.y, c.side, c.heat)
+    both = read(img, [c], turns=1, mirror=True)[0]
+    plain = read(img, [c], turns=1)[0]
+    other = read(flipped, [c_flipped], turns=1)[0]
+    assert np.allclose(both, (plain + other) / 2, atol=0.02)
+    assert not np.allclose(plain, other, atol=1e-4)  # the two looks differ, so the test can tell
+
+
 def test_missing_models_are_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load"):
         dice_model.nets(tmp_path)

@@ -206,6 +206,21 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     return probs
 
 
+def _read_carefully(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
+    """The reader's probabilities (N, 8) for a photograph: every candidate not plainly rejected at a first
+    look is read eight ways (four turns, each also mirrored) and the looks averaged.
+
+    A photograph has no frame rate to keep up with, and one look misreads a die that a turn or a mirror
+    image reads right (the real photographs: 1,444 of 1,473 found dice read right at one look, 1,459 at
+    eight).
+    """
+    probs = dice_model.read(image, cands, turns=1)
+    again = [i for i, p in enumerate(probs) if p[0] <= REJECTED]
+    if again:
+        probs[again] = dice_model.read(image, [cands[i] for i in again], turns=4, mirror=True)
+    return probs
+
+
 def _cocked_odds(p: np.ndarray) -> float:
     """The value reader's log(p cocked / p of the likeliest flat face)."""
     return math.log(float(p[7]) + 1e-4) - math.log(float(p[1:7].max()) + 1e-4)
@@ -255,7 +270,7 @@ def find_dice(
     image = _as_bgr(image)
     quad = _quad(field_quad)
     cands = candidates(image, quad)
-    probs = _read(image, cands)
+    probs = _read(image, cands) if quad is not None else _read_carefully(image, cands)
     kept = [
         i
         for i in _suppress(cands, probs)
@@ -308,6 +323,7 @@ def find_dice(
                 outside_field=outside,
                 unreadable=unreadable,
                 half=half,
+                likeliest=None if cocked else value,
             )
         )
     return sorted(readings, key=lambda d: d.center)

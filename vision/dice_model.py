@@ -76,13 +76,18 @@ def crop(image: np.ndarray, x: float, y: float, side: float, angle: float = 0.0)
 
 
 def read(
-    image: np.ndarray, candidates: list[Candidate], turns: int = 2, scales: tuple[float, ...] = (1.0,)
+    image: np.ndarray,
+    candidates: list[Candidate],
+    turns: int = 2,
+    scales: tuple[float, ...] = (1.0,),
+    mirror: bool = False,
 ) -> np.ndarray:
     """Class probabilities (N, 8) for each candidate: 0 "not a die", 1..6 the top face, 7 cocked.
 
     Each crop is read ``turns`` times, turned by multiples of 90 / turns degrees, at each of
-    ``scales`` times the detected side, and the probabilities averaged: the detector's size is
-    rough, and a face read the same way whichever way up is a surer read.
+    ``scales`` times the detected side, and with ``mirror`` also mirrored; the probabilities are
+    averaged: the detector's size is rough, and a face read the same way whichever way up (a die's
+    faces look the same in a mirror) is a surer read.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
@@ -92,6 +97,10 @@ def read(
         for k in range(turns)
         for f in scales
     ]
+    looks = turns * len(scales)
+    if mirror:
+        crops = [v for c in crops for v in (c, c[:, ::-1])]
+        looks *= 2
     n = nets()
     with n.lock:
         n.read.setInput(_blob(np.stack(crops)))
@@ -99,7 +108,7 @@ def read(
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
-    p = p.reshape(len(candidates), turns * len(scales), -1).mean(axis=1)
+    p = p.reshape(len(candidates), looks, -1).mean(axis=1)
     if p.shape[1] == 7:  # a reader trained without the cocked class
         p = np.concatenate([p, np.zeros((len(p), 1), p.dtype)], axis=1)
     return p

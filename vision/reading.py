@@ -42,7 +42,7 @@ class CellReading:
 class DieReading:
     """One die: its top face where legible, where it lies, and why it might not count."""
 
-    value: int | None  # 1..6; None when unreadable
+    value: int | None  # 1..6 when it counts; None when cocked or too unclear to read
     center: tuple[float, float]  # image pixels
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 in image pixels
     confidence: float
@@ -51,6 +51,8 @@ class DieReading:
     outside_field: bool = False
     unreadable: bool = False
     half: str | None = None  # "left" or "right" half of the field as the image shows it; None off the field
+    # the likeliest top face even where it is too unclear to count (``value`` None); None when cocked
+    likeliest: int | None = None
 
     @property
     def flags(self) -> list[str]:
@@ -58,8 +60,10 @@ class DieReading:
         return [n for n in names if getattr(self, n)]
 
     def to_json(self) -> dict:
+        """``value`` is the top face as read: for a die flagged ``unreadable`` the likeliest face, which
+        ``confidence`` weighs and the referee does not use; null for a cocked die (no face is up)."""
         return {
-            "value": self.value,
+            "value": self.value if self.value is not None else self.likeliest,
             "center": [round(self.center[0], 1), round(self.center[1], 1)],
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 3),

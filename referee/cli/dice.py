@@ -6,7 +6,9 @@ $ referee dice roll.jpg --json
 
 One JSON object per image (one line each with ``--json``). With ``--profile`` (from ``referee calibrate``)
 each die also gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
-``on_checker``. Flags: ``cocked``, ``on_checker``, ``outside_field``, ``unreadable`` (value null).
+``on_checker``. Flags: ``cocked`` (value null: no face is up), ``on_checker``, ``outside_field``,
+``unreadable`` (too unclear to count: value is the likeliest face, weighed by its low confidence, and
+the referee waits for a clearer view instead of using it).
 An image that cannot be read gives ``{"image": ..., "error": ...}``; the others are still read and the
 exit status is 1.
 """
@@ -73,7 +75,7 @@ def _text(path: str, data: dict) -> str:
         return f"{path}: error: {data['error']}"
     parts = []
     for d in data["dice"]:
-        what = "?" if d["value"] is None else str(d["value"])
+        what = "?" if d["value"] is None else str(d["value"]) + ("?" if "unreadable" in d["flags"] else "")
         flags = f" ({', '.join(d['flags'])})" if d["flags"] else ""
         where = f" {d['half']}" if d.get("half") else ""
         parts.append(f"{what} at {d['center'][0]:.0f},{d['center'][1]:.0f}{where}{flags}")
