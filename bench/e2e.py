@@ -190,7 +190,8 @@ class Bench:
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
             if answer is None or answer.signal != "ROLL_OK":
-                self.tally.rolls["stall"] += 1
+                # a good throw called for a reroll annoys the table as much as a roll never read
+                self.tally.rolls["false reroll" if answer and answer.signal == "REROLL" else "stall"] += 1
                 return False
             assert self.session is not None and self.session.game is not None
             rolls = [
@@ -369,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all); missed "
         f"{dict(t.rerolls_missed) or 'none'}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
-        f"rolls not read:            {t.rolls['stall']}",
+        f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}",
