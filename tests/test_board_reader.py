@@ -123,6 +123,35 @@ def test_a_cell_the_network_half_sees_covered_doubts_its_neighbours() -> None:
     assert not out["top-3"].certain and out["top-4"].certain
 
 
+def test_a_hand_only_the_network_sees_doubts_the_cells_at_its_edge() -> None:
+    from vision.board_reader import UNEASY, _hand_doubts
+    from vision.point_counts import COVERED, STRIPS
+    from vision.reading import CellReading
+
+    # rendered seed 10, suede/3/15: an arm the slots took for nothing over top-9 (read surely, right or
+    # not) while the network saw it over other points; it was a little uneasy about top-9 (0.026)
+    names = [f"top-{i}" for i in range(12)] + [f"bottom-{i}" for i in range(12)] + ["bar-light", "bar-dark"]
+    sure = CellReading(-1, 0.99, (-1,))
+    cells = dict.fromkeys(names, sure)
+    cells["bottom-9"] = cells["bottom-10"] = CellReading(
+        0, 0.0, ()
+    )  # unreadable: the network saw them covered
+    p = np.zeros((STRIPS, COVERED + 1))
+    p[:, 1] = 1.0
+    p[names.index("bottom-9"), COVERED] = p[names.index("bottom-10"), COVERED] = 0.99
+    p[names.index("top-9"), COVERED] = 0.026
+    p[names.index("top-2"), COVERED] = UNEASY / 2
+    out = _hand_doubts(cells, p, foreign=False)
+    assert not out["top-9"].certain and out["top-9"].count == -1
+    # the neighbours of what the network saw covered, and the bar, are doubted as for a hand the slots saw
+    assert not out["bottom-8"].certain and not out["bottom-11"].certain and not out["bar-light"].certain
+    assert out["top-2"].certain and out["top-8"].certain
+    # no hand anywhere: the same unease is nothing
+    p[names.index("bottom-9"), COVERED] = p[names.index("bottom-10"), COVERED] = 0.0
+    quiet = _hand_doubts(cells, p, foreign=False)
+    assert quiet["top-9"].certain and quiet["bar-light"].certain
+
+
 def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> None:
     from vision.occlusion import foreign_line, lone_spots
 

@@ -7,7 +7,17 @@ import pytest
 
 from bench.boards import frame_for, make_club, random_boards
 from referee.layout import ImageLayout
-from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, STRIP_H, count_net, fuse, strips
+from vision.point_counts import (
+    BAR_DARK,
+    BAR_LIGHT,
+    COLOUR_MARGIN,
+    COVERED,
+    STRIP_H,
+    colour_lean,
+    count_net,
+    fuse,
+    strips,
+)
 from vision.reading import CONFIDENT, CellReading
 from vision.rectify import Rectifier
 from vision.render import render, scene_from_layout
@@ -78,6 +88,28 @@ def test_a_lone_checker_takes_the_nearer_checkers_colour_when_the_slots_allow_bo
     assert got.count == 1 and not got.certain
     # where they allow only one colour for that count, that colour is taken
     assert fuse(CellReading(-2, 0.5, (-3, -2, -1, 0)), probs(1), colour=1).count == -1
+
+
+def test_a_count_both_eyes_agree_on_is_sure_only_when_the_slots_tell_its_colour() -> None:
+    # rendered seed 10, suede/3/14: one light checker the slots called dark by a hair (log ratio 0.1),
+    # light still plausible; the network, colourless, was sure of one checker
+    cell = CellReading(-1, 0.63, (-1, 0, 1))
+    got = fuse(cell, probs(1), colour=-0.1)
+    assert got.count == -1 and not got.certain and got.plausible == (-1, 1)
+    # a lean the other way than the slots' best count settles nothing either
+    assert not fuse(cell, probs(1), colour=0.8).certain
+    # the slots plainly see dark: settled
+    assert fuse(cell, probs(1), colour=-1.5 * COLOUR_MARGIN).certain
+    # where the slots rule the other colour out, the lean does not matter
+    assert fuse(CellReading(-3, 0.6, (-3, -2, 0)), probs(3), colour=-0.05).certain
+
+
+def test_colour_lean_weighs_the_filled_slots() -> None:
+    light, dark = np.array([1.0, 1.0, 2.0]), np.array([3.0, 1.0, 1.0])
+    assert colour_lean(light, dark) == pytest.approx((np.log(3) + 0 - np.log(2)) / 3)
+    assert colour_lean(light[:0], dark[:0]) == 0.0  # no slot seen: no colour
+    # a colour never seen at calibration is far, not infinitely far
+    assert colour_lean(np.array([1.0]), np.array([np.inf])) == 10.0
 
 
 def test_a_bar_half_knows_its_colour() -> None:

@@ -11,8 +11,10 @@ board's own empty look there (:class:`vision.checkers.EmptyField`, learned at ca
 still looks like its empty self settles a doubtful call as empty, one that looks changed while the slot
 model calls it empty keeps the count from being confident. Where the profile trusts it, the strip
 network of :mod:`vision.point_counts` counts every whole point and each half of the bar as a second
-eye, and a count is sure only when both eyes agree. Dice found by :mod:`vision.dice` (when that module is
-present) spoil the slots under them instead of being read as checkers.
+eye, and a count is sure only when both eyes agree (and the slots plainly tell its colour); a hand the
+network sees keeps the cells at its edge unsure, as one the slots see does. Dice found by
+:mod:`vision.dice` (when that module is present) spoil the slots under them instead of being read as
+checkers.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from vision.checkers import (
 )
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
-from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, count_net, fuse, strips
+from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, count_net, fuse, slot_leans, strips
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
@@ -47,6 +49,10 @@ from vision.stacks import bar_cells, conserve, point_cell
 USUAL = 0.7
 # with a hand in the frame, a cell the strip network gives "covered" this much may hide its neighbours' edge
 HALF_SEEN = 0.25
+# with the network seeing a hand in the frame, a cell it gives "covered" this much may lie under the
+# hand's edge (rendered seeds 7..11: two such cells were read surely at 0.019 and 0.026; sure cells of
+# frames without a hand reach it some 35 times in 10,000)
+UNEASY = 0.01
 
 
 @dataclass
@@ -193,6 +199,7 @@ class BoardReader:
         counts = None
         if self.counter is not None:
             counts = self.counter.probabilities(strips(canonical, self.profile.geometry, self.profile.margin))
+            leans = slot_leans(point_d[:, LIGHT], point_d[:, DARK])
         rows = {}
         for r, row in enumerate(ROWS):
             cells = []
@@ -207,11 +214,10 @@ class BoardReader:
                     doubtful=doubtful[base : base + k].tolist(),
                 )
                 if counts is not None:
-                    # the nearer checker colour over the slots the network says are filled
+                    # the colour over the slots the network says are filled (those a die spoils tell nothing)
                     n = min(int(counts[r * 12 + i][:COVERED].argmax()), k)
-                    d = point_d[base : base + max(n, 1)]
-                    colour = int(np.sign(d[:, DARK].sum() - d[:, LIGHT].sum())) if n else 0
-                    cell = fuse(cell, counts[r * 12 + i], colour)
+                    lean = leans[base : base + n][~under_die[base : base + n]]
+                    cell = fuse(cell, counts[r * 12 + i], float(lean.mean()) if len(lean) else 0.0)
                 cells.append(cell)
             rows[row] = cells
         g = self.profile.geometry
@@ -222,12 +228,7 @@ class BoardReader:
             bar_dark = fuse(bar_dark, counts[BAR_DARK], 1, known=True)
         named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
         named["bar-light"], named["bar-dark"] = bar_light, bar_dark
-        if point_foreign.any() or bar_foreign.any():
-            # cells the network sees covered are hidden neighbours too, however surely the slots read them;
-            # with a hand in the frame, one it only half thinks covered (a hand's edge) counts as well
-            # (``named`` is in the strips' order: top row, bottom row, bar light, bar dark)
-            seen_covered = _half_covered(list(named), counts) if counts is not None else set()
-            named = _near_foreign(named, seen_covered)
+        named = _hand_doubts(named, counts, bool(point_foreign.any() or bar_foreign.any()))
         named, notes = conserve(named)
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
@@ -288,6 +289,36 @@ def _under_a_die(call: SlotCall) -> SlotCall:
     """A bar slot a die candidate overlaps but that plainly shows a checker (the dice reader's candidates
     include checkers' rims now and then): the checker is counted, never surely."""
     return replace(call, confidence=min(call.confidence, 0.5))
+
+
+def _hand_doubts(
+    cells: dict[str, CellReading], counts: np.ndarray | None, foreign: bool
+) -> dict[str, CellReading]:
+    """The cells (in the strips' order: top row, bottom row, bar light, bar dark) with the doubts a hand
+    in the frame casts. A hand is in the frame when the slots found something ``foreign`` or the strip
+    network sees a point or bar half covered; then the cells beside one that is unreadable or that the
+    network half thinks covered (a hand's edge) are no sure thing (:func:`_near_foreign`). And when the
+    network sees the hand itself, a cell it is even a little uneasy about (``UNEASY``) may lie under the
+    hand's edge: the slots see the checkers beside the edge well, the network the edge over the point.
+
+        >>> p = np.zeros((3, 17)); p[:, 1] = 1; p[0, COVERED] = 0.9; p[2, COVERED] = 0.02
+        >>> sure = CellReading(1, 0.99, (1,))
+        >>> out = _hand_doubts({"top-0": CellReading(0, 0.0, ()), "top-5": sure, "top-9": sure}, p, False)
+        >>> out["top-5"].certain, out["top-9"].certain
+        (True, False)
+    """
+    hand = counts is not None and bool((counts[:, COVERED] >= 0.5).any())
+    if not (foreign or hand):
+        return cells
+    seen_covered = _half_covered(list(cells), counts) if counts is not None else set()
+    out = _near_foreign(cells, seen_covered)
+    if hand and counts is not None:
+        doubt = CONFIDENT - 0.05
+        for name, p in zip(cells, counts, strict=True):
+            c = out[name]
+            if c.certain and p[COVERED] >= UNEASY:
+                out[name] = CellReading(c.count, doubt, c.plausible)
+    return out
 
 
 def _half_covered(names: list[str], counts: np.ndarray) -> set[str]:
