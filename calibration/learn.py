@@ -535,10 +535,34 @@ def calibrate(
         empty_field=field_look,
     )
     profile.counts_trusted = counts_agree(canonical, profile, layout)
+    profile.fixtures = board_fixtures(frame, profile)
     profile.notes = _self_check(profile, frame, layout)
     if not start and weak:
         profile.notes.insert(0, weak)
     return profile
+
+
+def board_fixtures(frame: np.ndarray, profile: Profile) -> tuple[tuple[float, float], ...]:
+    """Where the dice reader sees, on the calibration frame, a die that cannot be one: the board's own
+    marks (a logo, an inlay) read as a cocked or unreadable die, in field coordinates.
+
+    A flat die read clearly may be a real die in a labelled frame (a club's photograph of a game), and
+    is left alone. A profile without the dice reader installed has none.
+    """
+    try:
+        from vision.dice import find_dice
+    except ImportError:
+        return ()
+    try:
+        dice = find_dice(frame, field_quad=np.asarray(profile.corners, dtype=np.float64))
+    except (ValueError, RuntimeError):
+        return ()
+    odd = [d.center for d in dice if d.cocked or d.unreadable]
+    if not odd:
+        return ()
+    g = profile.geometry
+    at = Rectifier(profile.corners, g.width, g.height, profile.margin).to_field(np.array(odd))
+    return tuple((float(x), float(y)) for x, y in at)
 
 
 def counts_agree(canonical: np.ndarray, profile: Profile, layout: ImageLayout) -> bool:

@@ -13,6 +13,7 @@ command that makes a new one.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,9 @@ class Profile:
     empty_field: EmptyField | None = None  # the board with no checkers, to compare each slot with
     # the point-count network read the calibration frame right: it knows this board and may be used
     counts_trusted: bool = False
+    # die-like marks of the board itself (a logo, an inlay) that the dice reader found in the calibration
+    # frame, in field coordinates: dice seen there later are the board, not a throw
+    fixtures: tuple[tuple[float, float], ...] = ()
 
     def to_json(self) -> dict:
         return {
@@ -69,6 +73,7 @@ class Profile:
             "notes": list(self.notes),
             "empty_field": self.empty_field.to_json() if self.empty_field else None,
             "counts_trusted": self.counts_trusted,
+            "fixtures": [list(f) for f in self.fixtures],
         }
 
     @classmethod
@@ -106,6 +111,9 @@ class Profile:
                 or empty_field.image.shape[:2] != (geometry.height + 2 * margin, geometry.width + 2 * margin)
             ):
                 raise ValueError("empty field does not match the geometry")
+            fixtures = tuple((float(x), float(y)) for x, y in data.get("fixtures", []))
+            if not all(math.isfinite(v) for f in fixtures for v in f):
+                raise ValueError("a fixture is not a finite point")
             camera = data.get("camera") or {}
             if not isinstance(camera, dict):
                 raise ValueError("camera settings are not an object")
@@ -129,6 +137,7 @@ class Profile:
             notes,
             empty_field,
             trusted,
+            fixtures,
         )
 
     def save(self, path: str | Path) -> None:

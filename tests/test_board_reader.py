@@ -261,4 +261,28 @@ def test_a_die_candidate_on_a_bar_checker_does_not_hide_it(club) -> None:  # typ
     clear = reader.read(frame.image, dice=())
     under = reader.read(frame.image, dice=(fake,))
     assert clear.bar_dark.count == 2
-    assert under.bar_dark.count == 2 and not under.bar_dark.certain
+    # centred on a checker the slots plainly see, the candidate is that checker's face: no die at all
+    assert under.dice == () and under.bar_dark.count == 2
+    # between the two checkers it stays a die, and the checkers under it are counted, never surely
+    mx, my = (x + on_bar[1].center[0]) / 2, (y + on_bar[1].center[1]) / 2
+    off = DieReading(None, (mx, my), (mx - 12, my - 12, mx + 12, my + 12), 0.9, cocked=True, on_checker=True)
+    beside = reader.read(frame.image, dice=(off,))
+    assert beside.dice == (off,)
+    assert beside.bar_dark.count == 2 and not beside.bar_dark.certain
+
+
+def test_a_logo_that_looks_like_a_die_is_part_of_the_board() -> None:
+    """The cream board's logo reads as a cocked die: calibration keeps it as a fixture of the board, and
+    the reader reports only the thrown dice (a "die" that never leaves would stall every roll)."""
+    from calibration.learn import calibrate
+
+    start = Board.start().layout(Orientation.TOP_LEFT)
+    frame = render(scene_from_layout(start, style="cream", noise=0.01), seed=3)
+    profile = calibrate(frame.image, [tuple(c) for c in frame.field_quad], start=True)
+    assert profile.fixtures
+    thrown = (DieSpec(4, 0.7, 0.45, 10.0), DieSpec(2, 0.82, 0.55, 40.0))
+    rolled = render(scene_from_layout(start, style="cream", dice=thrown, noise=0.01), seed=4)
+    reader = BoardReader(profile)
+    assert len(reader._dice(rolled.image)) > 2  # the dice reader alone sees the logo too
+    dice = reader.read(rolled.image).dice
+    assert sorted(d.value for d in dice) == [2, 4]

@@ -58,6 +58,21 @@ def test_bad_profiles_name_the_problem_and_the_fix(tmp_path: Path, text: str, pr
     assert "referee calibrate" in str(e.value)
 
 
+def test_fixtures_round_trip_and_damaged_ones_are_refused(tmp_path: Path) -> None:
+    p = Profile.example()
+    p.fixtures = ((120.5, 88.0),)
+    p.save(tmp_path / "a.profile")
+    assert Profile.load(tmp_path / "a.profile").fixtures == ((120.5, 88.0),)
+    data = p.to_json()
+    del data["fixtures"]  # a profile from before fixtures has none
+    (tmp_path / "old.profile").write_text(json.dumps(data))
+    assert Profile.load(tmp_path / "old.profile").fixtures == ()
+    data["fixtures"] = [[1.0]]
+    (tmp_path / "bad.profile").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="damaged"):
+        Profile.load(tmp_path / "bad.profile")
+
+
 def test_damaged_model_is_refused(tmp_path: Path) -> None:
     data = Profile.example().to_json()
     data["model"]["labels"] = data["model"]["labels"][:-1]
@@ -146,6 +161,24 @@ def test_oblique_start_position_finds_its_orientation(shared_data: Path) -> None
     assert profile.orientation is Orientation.TOP_RIGHT
     got = _read(shared_data, profile, "test2.jpg")
     assert (got["top"], got["bottom"]) == (label["top"], label["bottom"])
+
+
+@pytest.mark.shared
+def test_checkers_that_look_like_dice_are_not_dice(shared_data: Path) -> None:
+    """test10's gold checkers carry a swirl the dice reader takes for a die (one on the bar, "cocked"):
+    the reader drops a die centred on a slot that plainly shows a checker, and keeps the two real dice."""
+    label = _label(shared_data, "test10.jpg")
+    frame = cv2.imread(str(shared_data / "real-boards" / "test10.jpg"))
+    profile = calibrate(frame, [tuple(c) for c in label["board_quad"]], known=ImageLayout.from_json(label))
+    reader = BoardReader(profile)
+    assert reader._find_dice is not None
+    found = reader._dice(frame)
+    assert len(found) > 2  # the dice reader alone sees the checkers' swirls as dice
+    dice = reader.read(frame).dice
+    want = sorted((d["value"], d["center"]) for d in label["dice"])
+    assert len(dice) == len(want)
+    for d, (value, (x, y)) in zip(sorted(dice, key=lambda d: d.value or 0), want, strict=True):
+        assert d.value == value and abs(d.center[0] - x) < 10 and abs(d.center[1] - y) < 10
 
 
 @pytest.mark.shared

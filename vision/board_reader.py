@@ -47,6 +47,8 @@ from vision.stacks import bar_cells, conserve, point_cell
 
 # a slot this close to the calibration samples (a share of the novelty distance) is no hand's edge
 USUAL = 0.7
+# a die candidate within this many checker radii of a fixture of the board (Profile.fixtures) is that mark
+FIXTURE_REACH = 0.6
 # with a hand in the frame, a cell the strip network gives "covered" this much may hide its neighbours' edge
 HALF_SEEN = 0.25
 # with the network seeing a hand in the frame, a cell it gives "covered" this much may lie under the
@@ -147,6 +149,8 @@ class BoardReader:
         point_d, point_near = self.model.measure(samples.point_features)
         # foreign things are judged on the slot model's own call: the empty field sees a hand as "not empty"
         model_empty = point_d.argmin(axis=1) == EMPTY
+        bar_d, bar_near = self.model.measure(samples.bar_features)
+        dice = self._not_checkers(dice, samples, point_d, point_near, bar_d, bar_near)
         spoiled = self._under_dice(dice, samples.point_centers)
         under_die = np.array(spoiled, dtype=bool)
         field = self.profile.empty_field
@@ -161,7 +165,6 @@ class BoardReader:
             point_d = field.adjust(point_d, diffs, (point_near < USUAL * novelty) & ~under_die)
             # the empty field overruling the slot model settles the count, never makes it sure
             doubtful |= was_checker & (point_d.argmin(axis=1) == EMPTY)
-        bar_d, bar_near = self.model.measure(samples.bar_features)
         # a die is no hand: the slots under it are spoiled (anything may be there), not foreign
         point_near = np.where(under_die, 0.0, point_near)
         score = point_near / novelty
@@ -263,6 +266,45 @@ class BoardReader:
             self.dice_error = str(e)
             self._find_dice = None
             return ()
+
+    def _not_checkers(
+        self,
+        dice: tuple[DieReading, ...],
+        samples: SlotSamples,
+        point_d: np.ndarray,
+        point_near: np.ndarray,
+        bar_d: np.ndarray,
+        bar_near: np.ndarray,
+    ) -> tuple[DieReading, ...]:
+        """``dice`` without those that are the board's own look: a die candidate centred on a slot that
+        plainly shows a checker like the calibration's checkers, or on one of the profile's fixtures.
+
+        Some checkers carry a pattern (a swirl, a logo, a glint on a rim) and some boards a logo or an
+        inlay that the dice reader takes for a die. Such a "die" never goes away and would stall every
+        roll at that table. A real die on a checker hides part of it, so its slot looks like no checker
+        seen at calibration (novel) and the die stays; one landing on a fixture is not seen, and the
+        referee waits for a die it can see, as it does for a die out of view.
+        """
+        if not dice:
+            return dice
+        novelty = self.model.novelty
+        calls = call_slots(point_d, novelty, self._outside_points, point_near) + call_slots(
+            bar_d, novelty, self._outside_bar, bar_near
+        )
+        centers = np.vstack([samples.point_centers, samples.bar_centers])
+        g = self.profile.geometry
+        fixtures = np.array(self.profile.fixtures, dtype=np.float64).reshape(-1, 2)
+        kept = []
+        for die in dice:
+            at = self.rectifier.to_field(np.array([die.center]))[0]
+            gap = np.hypot(*(centers - at).T)
+            n = int(gap.argmin())
+            if gap[n] <= 0.5 * g.radius_x and _plainly_checker(calls[n]):
+                continue
+            if len(fixtures) and np.hypot(*(fixtures - at).T).min() <= FIXTURE_REACH * g.radius_x:
+                continue
+            kept.append(die)
+        return tuple(kept)
 
     def _under_dice(self, dice: tuple[DieReading, ...], centers: np.ndarray) -> list[bool]:
         spoiled = [False] * len(centers)
