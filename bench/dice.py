@@ -112,18 +112,29 @@ def match_board_dice(found: list[DieReading], truth: list[tuple[int, tuple[float
 
 
 def bench_boards() -> None:
+    """The dice of the real board photographs: ``find_dice`` alone, and as ``referee read`` gives them
+    (the board reader with a profile calibrated on the photograph's own label, which drops "dice" that are
+    the board's own look)."""
+    from calibration.learn import calibrate
+    from referee.layout import ImageLayout
+    from vision.board_reader import BoardReader
+
     for e in json.loads((DATA / "real-boards" / "labels.json").read_text()):
         if not e.get("dice"):
             continue
         img = cv2.imread(str(DATA / "real-boards" / e["image"]))
-        dice = find_dice(img, np.array(e["board_quad"], np.float32))
         truth = [(d["value"], tuple(d["center"])) for d in e["dice"]]
-        pairs = match_board_dice(dice, truth, 25)
-        right = sum(truth[i][0] == d.value for i, d in pairs)
-        print(
-            f"board {e['image']}: {right}/{len(truth)} dice right, {len(dice) - len(pairs)} extra; "
-            f"read {[d.value for d in dice]} want {[v for v, _ in truth]}"
-        )
+        profile = calibrate(img, [tuple(c) for c in e["board_quad"]], known=ImageLayout.from_json(e))
+        for how, dice in (
+            ("find_dice", find_dice(img, np.array(e["board_quad"], np.float32))),
+            ("referee read", list(BoardReader(profile).read(img).dice)),
+        ):
+            pairs = match_board_dice(dice, truth, 25)
+            right = sum(truth[i][0] == d.value for i, d in pairs)
+            print(
+                f"board {e['image']} ({how}): {right}/{len(truth)} dice right, {len(dice) - len(pairs)} "
+                f"extra; read {[d.value for d in dice]} want {[v for v, _ in truth]}"
+            )
 
 
 def random_scene(rng: np.random.Generator):
