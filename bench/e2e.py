@@ -50,6 +50,7 @@ class Tally:
     )  # illegal plays: "caught", "passed" (called legal), "stall"
     rerolls: Counter = field(default_factory=Counter)  # bad throws: "caught", "missed"
     rerolls_missed: Counter = field(default_factory=Counter)  # the missed ones by kind of bad throw
+    rerolls_asked: int = 0  # bad throws caught by asking the table what the dice show
     rolls: Counter = field(default_factory=Counter)  # good throws: "read", "wrong", "stall"
     results: Counter = field(default_factory=Counter)  # games: "right", "wrong", "stall"
     latency: list[float] = field(default_factory=list)  # dice lifted -> verdict, stream seconds
@@ -57,6 +58,7 @@ class Tally:
     frames: int = 0
     turns: int = 0
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
+    dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
     cpu: float = 0.0  # CPU seconds the games took (the machine may be shared: wall time says less)
 
@@ -150,6 +152,14 @@ class Bench:
                 self.tally.confirmed += 1
                 self.asked = True
                 says += self.session.press("ACCEPT", frame.t)
+            asked_dice = self.session.dice_question
+            if asked_dice is not None:
+                # asked what the dice show: the players confirm only flat dice showing those faces
+                # (a leaning die they throw again, as the referee asked)
+                truth = sorted(d.value for d in shot.dice if not d.cocked)
+                if len(truth) == len(shot.dice) and truth == sorted(asked_dice):
+                    self.tally.dice_confirmed += 1
+                    says += self.session.press("ACCEPT", frame.t)
             for say in says:
                 if say.signal in until and answer is None:
                     answer = say
@@ -182,8 +192,11 @@ class Bench:
             shot = Shot(board, dice=self.dice_at(half, dice, bad), frames=4)
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
             if bad:
-                caught = answer is not None and answer.signal == "REROLL"
+                # the referee asking what the dice show (not taking the roll) catches the bad throw too
+                asked = answer is None and self.session.dice_question is not None
+                caught = (answer is not None and answer.signal == "REROLL") or asked
                 self.tally.rerolls["caught" if caught else "missed"] += 1
+                self.tally.rerolls_asked += asked
                 if not caught:
                     self.tally.rerolls_missed[bad] += 1
                 if answer and answer.signal == "ROLL_OK":
@@ -367,13 +380,14 @@ def main(argv: list[str] | None = None) -> int:
         f"legal plays called ILLEGAL: {t.legal['illegal']} (target 0); no verdict: {t.legal['stall']}",
         f"illegal plays caught:      {_pct(t.illegal, 'caught')} (target >= 99 %)",
         f"illegal plays passed as legal: {t.illegal['passed']}; no verdict: {t.illegal['stall']}",
-        f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all); missed "
+        f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all; {t.rerolls_asked} by asking); "
+        f"missed "
         f"{dict(t.rerolls_missed) or 'none'}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
-        f"plays the table confirmed when asked (amber): {t.confirmed}",
+        f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}",
     ]
     every = t.latency + t.latency_asked
     for name, times in (("", t.latency), (" (asked first)", t.latency_asked), (" (every verdict)", every)):

@@ -139,6 +139,11 @@ def _die_ok(die: DieReading, on_checker_valid: bool) -> str | None:
     return None
 
 
+def _face(die: DieReading) -> int | None:
+    """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
+    return die.value if die.value is not None else die.likeliest
+
+
 def _dice_key(dice: Sequence[DieReading]) -> tuple:
     return tuple(sorted((d.half or "", d.value or 0, tuple(d.flags)) for d in dice))
 
@@ -181,6 +186,9 @@ class Session:
         self._last_setup: tuple[str, ...] = ()
         self._said_cannot_see = False
         self._question: Play | None = None  # the play the table was asked to confirm
+        # the dice the table was asked to confirm (a die that may lean, or an unclear face): the dice
+        # asked about, and what ACCEPT does with their likeliest faces
+        self._dice_question: tuple[Sequence[DieReading], Callable[[float | None], list[Say]]] | None = None
         self._explained: tuple[BoardReading, tuple, Explanation] | None = None  # the last reading judged
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
 
@@ -211,6 +219,13 @@ class Session:
         if self.stage not in (Stage.PLAY, Stage.REPLAY):
             return None
         return Board.from_position(self._question.result, self.game.on_roll)
+
+    @property
+    def dice_question(self) -> tuple[int, ...] | None:
+        """The faces the table is asked to confirm with ACCEPT (dice the reader was not sure of), if any."""
+        if self._dice_question is None or self.stage not in (Stage.OPENING, Stage.ROLL):
+            return None
+        return tuple(_face(d) or 0 for d in self._dice_question[0])
 
     def status(self) -> str:
         if self.stage is Stage.SETUP:
@@ -276,6 +291,12 @@ class Session:
             else:  # ACCEPT
                 if self._question is not None and self.stage in (Stage.PLAY, Stage.REPLAY):
                     return self._confirmed(t)
+                if self._dice_question is not None and self.stage in (Stage.OPENING, Stage.ROLL):
+                    dice, take = self._dice_question
+                    self._dice_question = None
+                    faces = " and ".join(str(_face(d)) for d in dice)
+                    self._log("confirmed", t, text=f"the table confirms the dice: {faces}")
+                    return take(t)
                 if self.stage is not Stage.ACCEPT:
                     return [Say(None, f"nothing to accept: {self.status()}")]
                 events = self.game.accept_illegal()
@@ -354,6 +375,10 @@ class Session:
             return None
         self._dice_run.clear()
         self._blocked_dice = None
+        if self._dice_question is not None and not _same_dice(
+            dice, self._dice_question[0], self.options.die_tolerance
+        ):
+            self._dice_question = None  # thrown again: the question is void
         return dice
 
     def _opening(self, obs: Observation) -> list[Say]:
@@ -389,17 +414,23 @@ class Session:
             text = "; ".join(f"{s.value}'s die {why}: {s.value} throws again" for s, why in bad.items())
             self._log("reroll", obs.t, text=text, evidence=obs)
             return [Say(REROLL, text)]
-        if any(d.value is None for d in dice):
-            return self._cannot_see_dice(obs, "cannot read a die")
-        light, dark = by_side[Side.LIGHT].value, by_side[Side.DARK].value
-        assert light is not None and dark is not None
+        light, dark = by_side[Side.LIGHT], by_side[Side.DARK]
+        if light.value is None or dark.value is None:
+            return self._unsure_dice(
+                obs, dice, lambda t: self._opening_roll(_face(light), _face(dark), dice, t)
+            )
+        return self._opening_roll(light.value, dark.value, dice, obs.t)
+
+    def _opening_roll(
+        self, light: int | None, dark: int | None, dice: Sequence[DieReading], t: float | None
+    ) -> list[Say]:
+        assert self.game is not None and light is not None and dark is not None
         events = self.game.opening_roll(light, dark)
-        if light == dark:
-            self._blocked_dice = dice
-            out = self._record_events(events, obs.t)
-            return [Say(REROLL, out[0].text)] + out[1:]
         self._blocked_dice = dice
-        return self._rolled(events, obs.t, opening=True)
+        if light == dark:
+            out = self._record_events(events, t)
+            return [Say(REROLL, out[0].text)] + out[1:]
+        return self._rolled(events, t, opening=True)
 
     def _roll(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
@@ -423,13 +454,39 @@ class Session:
             text = "; ".join(problems) + f": {mover.value} throws both dice again"
             self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
             return [Say(REROLL, text)]
-        if any(d.value is None for d in dice):
-            return self._cannot_see_dice(obs, "cannot read a die")
-        d1, d2 = (d.value for d in dice)
-        assert d1 is not None and d2 is not None
+        first, second = dice
+        if first.value is None or second.value is None:
+            return self._unsure_dice(obs, dice, lambda t: self._roll_of(_face(first), _face(second), dice, t))
+        return self._roll_of(first.value, second.value, dice, obs.t)
+
+    def _roll_of(
+        self, d1: int | None, d2: int | None, dice: Sequence[DieReading], t: float | None
+    ) -> list[Say]:
+        assert self.game is not None and d1 is not None and d2 is not None
         self._blocked_dice = dice
         events = self.game.roll(d1, d2)
-        return self._rolled(events, obs.t, opening=False)
+        return self._rolled(events, t, opening=False)
+
+    def _unsure_dice(
+        self, obs: Observation, dice: Sequence[DieReading], take: Callable[[float | None], list[Say]]
+    ) -> list[Say]:
+        """Dice the reader is not sure of: a die that may lean, or a face too unclear to count. The referee
+        never takes a roll it is not sure of: it asks the table once what the dice show (amber); ACCEPT
+        takes the likeliest faces, and a die that leans is thrown again (a new throw, read afresh).
+        """
+        if any(_face(d) is None for d in dice):
+            return self._cannot_see_dice(obs, "cannot read a die")
+        asked = self._dice_question
+        if asked is not None and _same_dice(dice, asked[0], self.options.die_tolerance):
+            return []
+        self._dice_question = (dice, take)
+        faces = " and ".join(str(_face(d)) for d in dice)
+        text = (
+            f"not sure of the dice: a die may lean, or a face is unclear. Is it {faces}, every die flat? "
+            "Press ACCEPT if so; if a die leans, throw both dice again"
+        )
+        self._log("unclear", obs.t, text=text, evidence=obs)
+        return [Say(CANNOT_SEE, text)]
 
     def _rolled(self, events: list[Event], t: float, opening: bool) -> list[Say]:
         """After a valid roll: record it, and wait for the play (or pass the turn)."""
@@ -743,6 +800,7 @@ class Session:
 
     def _reset_watch(self) -> None:
         self._question = None
+        self._dice_question = None
         self._unclear_since = None
         self._unclear_told = False
         self._illegal_run = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from test_session_fixtures import O, Table, after, die, moved, signals
 
 from referee.journal import Journal
@@ -9,6 +11,7 @@ from referee.layout import Board, Orientation, Side
 from referee.position import Position
 from referee.rules_options import RuleOptions
 from referee.session import Session, SessionOptions, Stage, roller_half, seat
+from vision.reading import DieReading
 
 START = Board.start()
 
@@ -152,6 +155,46 @@ def test_reroll_for_cocked_on_checker_and_wrong_half() -> None:
         assert "dark throws both dice again" in said[0].text
         t.moving()
     assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
+
+
+def unclear(value: int, half: str, shift: float = 0.0) -> DieReading:
+    """A die the reader cannot be sure of (an unclear face, or one that may lean): its likeliest face."""
+    return replace(die(None, half, shift, unreadable=True), likeliest=value)
+
+
+def test_dice_it_is_not_sure_of_are_asked_about_and_accept_takes_them() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    said = t.see(board, [unclear(4, "left"), die(2, "left", shift=50)])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "Is it 4 and 2, every die flat? Press ACCEPT" in said[0].text
+    assert t.see(board, [unclear(4, "left"), die(2, "left", shift=50)]) == []  # asked once
+    assert t.session.game.dice is None
+    assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
+    assert sorted(t.session.game.dice) == [2, 4] and t.session.on_roll is Side.DARK
+
+
+def test_dice_thrown_again_after_the_question_are_read_afresh() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    assert signals(t.see(board, [unclear(5, "left"), die(1, "left", shift=50)])) == ["CANNOT_SEE"]
+    t.moving()  # the die leaned: both thrown again
+    assert signals(t.see(board, [die(6, "left", shift=20), die(3, "left", shift=70)])) == ["ROLL_OK"]
+    assert sorted(t.session.game.dice) == [3, 6]
+    assert signals(t.press("ACCEPT")) == []  # the question went with the old throw
+
+
+def test_an_unclear_opening_die_is_asked_about_too() -> None:
+    t = table()
+    t.see(START)
+    said = t.see(START, [unclear(6, "right"), die(2, "left")])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
+    assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (6, 2)
 
 
 def test_die_on_a_checker_counts_when_the_table_says_so() -> None:
