@@ -439,6 +439,15 @@ class Session:
             return []
         mover = self.game.on_roll
         assert mover is not None
+        if len(dice) == 1 and not obs.reading.occluded:
+            # both dice leave the cup together: one settled on a clear board, the other is off it (or
+            # on a checker where it was not seen, a reroll too unless the table lets it count)
+            self._blocked_dice = dice
+            text = (
+                f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
+            )
+            self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
+            return [Say(REROLL, text)]
         if len(dice) != 2:
             return self._cannot_see_dice(obs, f"{len(dice)} dice on the board, expected 2")
         half = roller_half(self.options.orientation, mover)

@@ -197,6 +197,25 @@ def test_an_unclear_opening_die_is_asked_about_too() -> None:
     assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (6, 2)
 
 
+def test_one_die_on_a_clear_board_means_the_other_left_it() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    said = t.see(board, [die(4, "left")])
+    assert signals(said) == ["REROLL"] and "only one die is on the board" in said[0].text
+    t.moving()
+    assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
+
+
+def test_one_die_beside_a_hand_is_not_a_reroll() -> None:
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    assert "REROLL" not in signals(t.see(board, [die(4, "left")], hidden=("top-3",)))
+
+
 def test_die_on_a_checker_counts_when_the_table_says_so() -> None:
     t = table(on_checker_valid=True)
     opened(t)
