@@ -286,3 +286,45 @@ def test_a_logo_that_looks_like_a_die_is_part_of_the_board() -> None:
     assert len(reader._dice(rolled.image)) > 2  # the dice reader alone sees the logo too
     dice = reader.read(rolled.image).dice
     assert sorted(d.value for d in dice) == [2, 4]
+
+
+def test_a_first_row_of_six_counts_six_with_its_second_layer() -> None:
+    """Players fill a first row with five or with six: a sixth checker, even with a die over the last two
+    (their calls open), is counted, and a second layer adds to the six."""
+    dark = SlotCall(DARK, frozenset({DARK}), 0.99, False, (1.3, 1.5, 0.0))
+    under_die = SlotCall(DARK, frozenset({EMPTY, LIGHT, DARK}), 0.9, False, (0.5, 0.6, 0.0))
+    dip = SlotCall(EMPTY, frozenset({EMPTY, DARK}), 0.9, False, (0.0, 1.0, 0.3))
+    dark_dip = SlotCall(DARK, frozenset({EMPTY, DARK}), 0.75, False, (0.2, 1.0, 0.0))
+    wild = [False] * 4 + [True, True]
+    cell = point_cell([dark] * 4 + [under_die] * 2, wildcard=wild, upper=[dip] * 5)
+    assert cell.count == -6 and not cell.certain
+    cell = point_cell([dark] * 4 + [under_die] * 2, wildcard=wild, upper=[dark_dip] + [dip] * 4)
+    assert cell.count == -7 and not cell.certain
+    # a row of five with its second layer is still five and the layer
+    free = SlotCall(EMPTY, frozenset({EMPTY}), 0.99, False, (0.0, 1.5, 1.5))
+    cell = point_cell([dark] * 5 + [free], upper=[dark_dip, dark_dip] + [dip] * 3)
+    assert cell.count == -7
+
+
+def test_a_die_over_a_dip_between_slots_spoils_it_and_no_more() -> None:
+    from vision.board_reader import _spoil
+
+    odd = SlotCall(EMPTY, frozenset({EMPTY}), 0.9, True)
+    dip = SlotCall(EMPTY, frozenset({EMPTY, DARK}), 0.9, False, (0.0, 1.0, 0.3))
+    upper = [dip] * 4 + [odd]
+    assert not point_cell([SURE[DARK]] * 6, upper=upper).readable  # something foreign in the stack
+    spoilt = _spoil(upper, [False] * 4 + [True])
+    cell = point_cell([SURE[DARK]] * 6, wildcard=[False] * 4 + [True, True], upper=spoilt)
+    assert cell.readable and cell.count == -6 and not cell.certain
+    # a dip no die is over stays foreign
+    assert _spoil(upper, [True] + [False] * 4)[4].novel
+
+
+def test_what_an_unreadable_points_familiar_slots_allow() -> None:
+    from vision.board_reader import _seen
+
+    novel = SlotCall(LIGHT, frozenset({LIGHT, EMPTY}), 0.6, True)
+    calls = [SURE[LIGHT], novel, SURE[LIGHT], SURE[EMPTY], SURE[EMPTY], SURE[EMPTY]]
+    assert not point_cell(calls).readable
+    assert _seen(calls, [False] * 6, None) == (1, 3)  # the novel slot may be empty (a stray past one)
+    assert _seen([SURE[LIGHT], novel] + [SURE[EMPTY]] * 4, [False] * 6, None) == (1, 2)

@@ -16,6 +16,7 @@ from vision.point_counts import (
     colour_lean,
     count_net,
     fuse,
+    past_die,
     strips,
 )
 from vision.reading import CONFIDENT, CellReading
@@ -64,6 +65,27 @@ def test_an_unfamiliar_point_is_read_only_when_plainly_uncovered() -> None:
     half_covered = probs(3, p=0.9)
     half_covered[COVERED] = 0.05
     assert not fuse(unreadable, half_covered, colour=1).readable
+
+
+def test_an_unfamiliar_point_is_read_on_a_lean_only_where_its_familiar_slots_allow_it() -> None:
+    unreadable = CellReading(0, 0.0, ())
+    lean = probs(7, p=0.8)
+    got = fuse(unreadable, lean, colour=1, seen=(5, 6, 7, 8))
+    assert got.readable and got.count == 7 and not got.certain and got.plausible == (5, 6, 7, 8)
+    assert not fuse(unreadable, lean, colour=1, seen=(5, 6)).readable  # the slots rule it out
+    assert not fuse(unreadable, probs(7, p=0.45), colour=1, seen=(7,)).readable  # no lean
+    covered = probs(7, p=0.8)
+    covered[COVERED] = 0.05
+    assert not fuse(unreadable, covered, colour=1, seen=(7,)).readable  # the network is uneasy
+
+
+def test_a_die_on_a_strip_gives_up_the_networks_covered() -> None:
+    p = np.zeros(COVERED + 1)
+    p[5], p[6], p[COVERED] = 0.1, 0.3, 0.6
+    q = past_die(p)
+    assert q[COVERED] == 0 and abs(q.sum() - 1) < 1e-9 and int(q.argmax()) == 6
+    assert fuse(CellReading(-6, 0.9, (-6, -5)), q).readable
+    assert not fuse(CellReading(-6, 0.9, (-6, -5)), p).readable
 
 
 def test_colour_from_the_nearer_checker_is_never_sure() -> None:

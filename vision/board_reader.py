@@ -13,8 +13,10 @@ model calls it empty keeps the count from being confident. Where the profile tru
 network of :mod:`vision.point_counts` counts every whole point and each half of the bar as a second
 eye, and a count is sure only when both eyes agree (and the slots plainly tell its colour); a hand the
 network sees keeps the cells at its edge unsure, as one the slots see does. Dice found by
-:mod:`vision.dice` (when that module is present) spoil the slots under them instead of being read as
-checkers.
+:mod:`vision.dice` (when that module is present) spoil the slots and the dips between them under them
+instead of being read as checkers; where nothing else in the frame is foreign, the network's "covered"
+on a point a die lies on is that die. A point the slots cannot read (a slot unlike calibration) is read,
+never surely, where the network plainly sees it uncovered and leans to a count its familiar slots allow.
 """
 
 from __future__ import annotations
@@ -40,7 +42,17 @@ from vision.checkers import (
 )
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
-from vision.point_counts import BAR_DARK, BAR_LIGHT, COVERED, count_net, fuse, slot_leans, strips
+from vision.point_counts import (
+    BAR_DARK,
+    BAR_LIGHT,
+    COVERED,
+    OPEN,
+    count_net,
+    fuse,
+    past_die,
+    slot_leans,
+    strips,
+)
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
@@ -199,10 +211,23 @@ class BoardReader:
             jm = self.junction_model
             junction_d, junction_near = jm.measure(samples.junction_features)
             junction_calls = call_slots(junction_d, jm.novelty, self._outside_junctions, junction_near)
+            # a die over a dip between slots spoils it as it does the slots: anything may be there, and
+            # a die is no hand (a die's look there is novel and would make the whole point unreadable)
+            junction_calls = _spoil(junction_calls, self._under_dice(dice, samples.junction_centers))
         counts = None
         if self.counter is not None:
             counts = self.counter.probabilities(strips(canonical, self.profile.geometry, self.profile.margin))
             leans = slot_leans(point_d[:, LIGHT], point_d[:, DARK])
+        # strips whose "covered" the network may owe to a die on them: where the slots see nothing foreign
+        # in the whole frame (dice they know of are no hand) and each strip the network finds even half
+        # covered holds a die, no more of them than dice. A cup or a hand is wider than a point and
+        # casts its doubt on the strips beside it too (rendered: a cup beside a die left 0.4 there).
+        excused = np.zeros(len(counts) if counts is not None else 0, dtype=bool)
+        if counts is not None and not (point_foreign.any() or bar_foreign.any()):
+            has_die = np.append(under_die.reshape(24, k).any(axis=1), [False, False])
+            uneasy = counts[:, COVERED] >= HALF_SEEN
+            if (has_die | ~uneasy).all() and uneasy.sum() <= len(dice):
+                excused = has_die & (counts[:, COVERED] >= OPEN)
         rows = {}
         for r, row in enumerate(ROWS):
             cells = []
@@ -216,11 +241,22 @@ class BoardReader:
                     upper=upper,
                     doubtful=doubtful[base : base + k].tolist(),
                 )
+                seen: tuple[int, ...] = ()
+                if counts is not None and not cell.readable:
+                    # what the slots allow when what is novel over them may be anything
+                    seen = _seen(point_calls[base : base + k], spoiled[base : base + k], upper)
                 if counts is not None:
                     # the colour over the slots the network says are filled (those a die spoils tell nothing)
-                    n = min(int(counts[r * 12 + i][:COVERED].argmax()), k)
-                    lean = leans[base : base + n][~under_die[base : base + n]]
-                    cell = fuse(cell, counts[r * 12 + i], float(lean.mean()) if len(lean) else 0.0)
+                    p = counts[r * 12 + i]
+                    n = min(int(p[:COVERED].argmax()), k)
+                    filled = leans[base : base + n][~under_die[base : base + n]]
+                    lean = float(filled.mean()) if len(filled) else 0.0
+                    if excused[r * 12 + i] and cell.readable:
+                        # the network's "covered" there is the die; a count agreed past it is no sure thing
+                        cell = fuse(cell, past_die(p), lean, seen=seen)
+                        cell = CellReading(cell.count, min(cell.confidence, CONFIDENT - 0.05), cell.plausible)
+                    else:
+                        cell = fuse(cell, p, lean, seen=seen)
                 cells.append(cell)
             rows[row] = cells
         g = self.profile.geometry
@@ -331,6 +367,40 @@ def _under_a_die(call: SlotCall) -> SlotCall:
     """A bar slot a die candidate overlaps but that plainly shows a checker (the dice reader's candidates
     include checkers' rims now and then): the checker is counted, never surely."""
     return replace(call, confidence=min(call.confidence, 0.5))
+
+
+def _spoil(calls: list[SlotCall], under: list[bool]) -> list[SlotCall]:
+    """``calls`` with those ``under`` a die spoiled: a plain checker stays, unsure; anything else may hold
+    anything, and is no foreign thing (a die's look is novel and would make the whole point unreadable).
+
+        >>> odd = SlotCall(EMPTY, frozenset({EMPTY}), 0.9, True)
+        >>> _spoil([odd, odd], [True, False])[0].novel, _spoil([odd, odd], [True, False])[1].novel
+        (False, True)
+    """
+    hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
+    return [
+        _under_a_die(c) if spoilt and _plainly_checker(c) else hidden if spoilt else c
+        for c, spoilt in zip(calls, under, strict=True)
+    ]
+
+
+def _seen(calls: list[SlotCall], spoiled: list[bool], upper: list[SlotCall] | None) -> tuple[int, ...]:
+    """The counts a point's slot ``calls`` (and the dips' ``upper``) allow when each novel one may hold
+    anything, as under a die: what the familiar slots show, whatever the novel ones hide.
+
+        >>> one = SlotCall(LIGHT, frozenset({LIGHT}), 0.99, False)
+        >>> free = SlotCall(EMPTY, frozenset({EMPTY}), 0.99, False)
+        >>> odd = SlotCall(EMPTY, frozenset({EMPTY}), 0.9, True)
+        >>> _seen([one, odd, free, free], [False] * 4, None)
+        (1, 2)
+    """
+    wild = [sp or c.novel for c, sp in zip(calls, spoiled, strict=True)]
+    tame = [replace(c, novel=False) for c in calls]
+    up = [
+        replace(c, novel=False, possible=frozenset({EMPTY, LIGHT, DARK})) if c.novel else c
+        for c in upper or []
+    ]
+    return point_cell(tame, wildcard=wild, upper=up or None).plausible
 
 
 def _hand_doubts(

@@ -132,7 +132,13 @@ def count_net() -> CountNet | None:
     return CountNet() if MODEL.is_file() else None
 
 
-def fuse(cell: CellReading, p: np.ndarray, colour: float = 0.0, known: bool = False) -> CellReading:
+def fuse(
+    cell: CellReading,
+    p: np.ndarray,
+    colour: float = 0.0,
+    known: bool = False,
+    seen: tuple[int, ...] = (),
+) -> CellReading:
     """Join the slot reader's ``cell`` with the strip network's probabilities ``p`` (counts, covered).
 
     The count is sure only when both agree: the slot reader's best count is the network's sure count.
@@ -147,7 +153,8 @@ def fuse(cell: CellReading, p: np.ndarray, colour: float = 0.0, known: bool = Fa
     with a lean of ``COLOUR_MARGIN`` or more its way (the network carries no colour at all). With
     ``known`` the colour is no question (a bar half: pass ``colour=1`` for its unsigned count). The
     network's likeliest count short of sure (``LEAN``) only becomes an unsure reading's best guess,
-    within what the slots allow.
+    within what the slots allow. ``seen`` are the counts an unreadable point's slots allow when what is
+    novel over them may be anything (see :func:`_unfamiliar`).
 
         >>> p = np.eye(17)[3] * 0.99 + 0.01 / 17
         >>> fuse(CellReading(-3, 0.6, (-2, -3, 0)), p).plausible
@@ -162,7 +169,7 @@ def fuse(cell: CellReading, p: np.ndarray, colour: float = 0.0, known: bool = Fa
     covered = float(p[COVERED]) if len(p) > COVERED else 0.0
     doubt = min(cell.confidence, CONFIDENT - 0.05)
     if not cell.readable:
-        return _unfamiliar(cell, p, covered, colour)
+        return _unfamiliar(cell, p, covered, colour, seen)
     if covered >= 0.5:
         # two eyes that both doubt the view: unreadable; the slots' sure count only loses its certainty
         return (
@@ -194,6 +201,22 @@ def fuse(cell: CellReading, p: np.ndarray, colour: float = 0.0, known: bool = Fa
         return CellReading(count, max(cell.confidence, float(p[n])), (count,))
     # the network is sure of another count: take it, keep both doubts
     return CellReading(count, doubt, tuple(sorted({*cell.plausible, count})))
+
+
+def past_die(p: np.ndarray) -> np.ndarray:
+    """The probabilities ``p`` (counts, covered) of a strip that a known die lies on, with "covered" given
+    up: the network takes a die on a point (often on the stack's last checker, at the strip's far end) for
+    a hand, whereas the slot reader knows the die and leaves the slots under it open. What covers the
+    point is then the die, and the counts keep their odds among themselves.
+
+        >>> p = np.zeros(17); p[6], p[COVERED] = 0.3, 0.6; p[5] = 0.1
+        >>> [round(float(v), 2) for v in past_die(p)[[5, 6, COVERED]]]
+        [0.25, 0.75, 0.0]
+    """
+    counts = np.asarray(p, dtype=np.float64)[:COVERED]
+    out = np.zeros(len(p))
+    out[:COVERED] = counts / max(float(counts.sum()), 1e-9)
+    return out
 
 
 def slot_leans(light: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -237,15 +260,31 @@ def _colours(cell: CellReading, n: int, colour: float, known: bool) -> tuple[set
     return colours, False
 
 
-def _unfamiliar(cell: CellReading, p: np.ndarray, covered: float, colour: float) -> CellReading:
+def _unfamiliar(
+    cell: CellReading, p: np.ndarray, covered: float, colour: float, seen: tuple[int, ...] = ()
+) -> CellReading:
     """A point the slots found unlike anything seen at calibration (a hand, or a stack the calibration
-    frame never showed). When the network sees plainly that nothing covers it and is sure of the count,
-    the count is read, never sure; otherwise the point stays unreadable."""
+    frame never showed: a half-hidden checker under a second layer, a neighbour's drifted checker over a
+    slot). When the network sees plainly that nothing covers it and is sure of the count, the count is
+    read, never sure. So it is when the network only leans (``LEAN``) to a count that the slots' ``seen``
+    allow, taking what is novel over them as anything: two eyes then agree on what both can see.
+    Otherwise the point stays unreadable.
+
+        >>> p = np.eye(17)[7] * 0.8 + 0.2 / 17
+        >>> _unfamiliar(CellReading(0, 0.0, ()), p, 0.01, 1.0, seen=(6, 7, 8)).count
+        7
+        >>> _unfamiliar(CellReading(0, 0.0, ()), p, 0.01, 1.0, seen=(5, 6)).readable
+        False
+    """
     n = int(p[:COVERED].argmax())
-    if covered >= UNCOVERED or float(p[n]) < SURE or (n and not colour):
+    if covered >= UNCOVERED or (n and not colour):
         return cell
     count = (1 if colour > 0 else -1) * n
-    return CellReading(count, 0.5, (count,))
+    if float(p[n]) >= SURE:
+        return CellReading(count, 0.5, (count,))
+    if float(p[n]) >= LEAN and count in seen:
+        return CellReading(count, 0.5, tuple(sorted(seen)))
+    return cell
 
 
 __all__ = [
@@ -261,6 +300,7 @@ __all__ = [
     "count_net",
     "fuse",
     "normalise",
+    "past_die",
     "slot_leans",
     "strips",
 ]

@@ -134,7 +134,9 @@ def _likeliest(
     if not plausible or any(c.costs is None for c in calls):
         return None
     k = len(calls)
-    top = first_row if upper else k
+    # the first row runs to the column's end whether or not a second layer is read: players fill it with
+    # five or with six, and a sixth checker in the last slot is as much a count as the fifth
+    top = k
     # prefix sums: a colour's cost over slots 0..n-1 plus empty's over slots n..k-1
     seen = [c.costs if not spoiled[s] else (0.0, 0.0, 0.0) for s, c in enumerate(calls)]
     prefix = {LIGHT: [0.0], DARK: [0.0]}
@@ -151,17 +153,18 @@ def _likeliest(
             return empty_suffix[0]
         return prefix[LIGHT if v > 0 else DARK][n] + empty_suffix[n]
 
-    rows = [v for v in range(-top, top + 1) if v in plausible or (upper and abs(v) == top)]
+    rows = [v for v in range(-top, top + 1) if v in plausible or (upper and first_row <= abs(v))]
     if not rows:
         return None
     # ties (a slot under a die costs nothing either way) go to the run the calls themselves show
     best = min(rows, key=lambda v: (round(cost(v), 6), abs(v - prior), abs(v)))
-    if upper and abs(best) == first_row:
-        colour = LIGHT if best > 0 else DARK
+    if upper and abs(best) >= first_row:
+        # a first row of n carries at most n - 1 in its second layer
+        colour, n = (LIGHT if best > 0 else DARK), abs(best)
         m = 0
-        while m < min(len(upper), first_row - 1) and upper[m].best == colour:
+        while m < min(len(upper), n - 1) and upper[m].best == colour:
             m += 1
-        best = (first_row + m) * (1 if best > 0 else -1)
+        best = (n + m) * (1 if best > 0 else -1)
     if best not in plausible:
         return min(sorted(plausible, key=abs), key=lambda v: abs(v - best))
     return best
