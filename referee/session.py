@@ -439,9 +439,10 @@ class Session:
             return []
         mover = self.game.on_roll
         assert mover is not None
-        if len(dice) == 1 and not obs.reading.occluded:
-            # both dice leave the cup together: one settled on a clear board, the other is off it (or
-            # on a checker where it was not seen, a reroll too unless the table lets it count)
+        if len(dice) == 1 and not obs.reading.occluded and not self.options.rules.on_checker_valid:
+            # both dice leave the cup together: one settled on a clear board, the other is off it or on a
+            # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
+            # then the referee waits, as a die there may simply be unseen)
             self._blocked_dice = dice
             text = (
                 f"only one die is on the board: the other landed outside it; {mover.value} throws both again"

@@ -208,6 +208,14 @@ def test_one_die_on_a_clear_board_means_the_other_left_it() -> None:
     assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
 
 
+def test_one_die_is_no_reroll_where_a_die_on_a_checker_counts() -> None:
+    t = table(on_checker_valid=True)
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    assert "REROLL" not in signals(t.see(board, [die(4, "left")]))
+
+
 def test_one_die_beside_a_hand_is_not_a_reroll() -> None:
     t = table()
     opened(t)
