@@ -13,14 +13,13 @@ within its cell. It is tuned to miss nothing: whatever it wrongly proposes, the 
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.dice_model import Candidate, ModelError
+from vision.dice_model import Candidate, OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detect.onnx"
 STRIDE = 4  # output cell size in detector pixels; cell (i, j) stands for pixel STRIDE * (i, j) + 1.5
@@ -30,20 +29,9 @@ DIE_PX = 8.0
 _CENTRE = 1.5
 
 
-class _Net:
-    """One network; ``cv2.dnn`` nets are not thread-safe, so calls hold the lock."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as e:
-            raise ModelError(f"cannot load the dice detector {path}: reinstall the package ({e})") from e
-        self.lock = threading.Lock()
-
-
 @lru_cache(maxsize=4)
-def _net(path: Path) -> _Net:
-    return _Net(path)
+def _net(path: Path) -> OnnxNet:
+    return OnnxNet(path, "dice detector")
 
 
 def heat_map(image: np.ndarray, scale: float) -> np.ndarray:

@@ -17,14 +17,13 @@ point under the camera shows its side faces. It answers two logits: cocked, on a
 from __future__ import annotations
 
 import math
-import threading
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.dice_model import ModelError
+from vision.dice_model import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_flags.onnx"
 PATCH = 64  # the network's input side, px
@@ -55,22 +54,11 @@ SURE = 4.0
 MAX_SHRINK = 1.5
 
 
-class _Net:
-    """The flags network; ``cv2.dnn`` nets are not thread-safe, so calls hold a lock."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as e:
-            raise ModelError(f"cannot load the dice flags model {path}: reinstall the package ({e})") from e
-        self.lock = threading.Lock()
-
-
 @lru_cache(maxsize=2)
-def net(path: Path | None = None) -> _Net:
+def net(path: Path | None = None) -> OnnxNet:
     """The loaded network of ``path`` (default ``MODEL``, looked up per call so that a benchmark can
     point it at another file); a ``ModelError`` when it is missing or broken."""
-    return _Net(path or MODEL)
+    return OnnxNet(path or MODEL, "dice flags model")
 
 
 def _board_homography(quad: np.ndarray, field_in_dice: float) -> np.ndarray:

@@ -43,22 +43,24 @@ class ModelError(RuntimeError):
     """A model file is missing or cannot be loaded."""
 
 
-class _Nets:
-    """The value network; ``cv2.dnn`` nets are not thread-safe, so calls hold a lock."""
+class OnnxNet:
+    """One ONNX network through ``cv2.dnn``; its calls hold ``lock`` (dnn nets are not thread-safe).
 
-    def __init__(self, folder: Path) -> None:
+    ``what`` names the model in the ``ModelError`` a missing or broken file gives.
+    """
+
+    def __init__(self, path: Path, what: str) -> None:
         try:
-            self.read = cv2.dnn.readNetFromONNX(str(folder / "dice_value.onnx"))
+            self.net = cv2.dnn.readNetFromONNX(str(path))
         except cv2.error as e:
-            raise ModelError(
-                f"cannot load the dice value model in {folder}: reinstall the package ({e})"
-            ) from e
+            raise ModelError(f"cannot load the {what} {path}: reinstall the package ({e})") from e
         self.lock = threading.Lock()
 
 
 @lru_cache(maxsize=2)
-def nets(folder: Path = MODELS) -> _Nets:
-    return _Nets(folder)
+def nets(folder: Path = MODELS) -> OnnxNet:
+    """The value network of ``folder``."""
+    return OnnxNet(folder / "dice_value.onnx", "dice value model")
 
 
 def _blob(img: np.ndarray) -> np.ndarray:
@@ -103,8 +105,8 @@ def read(
         looks *= 2
     n = nets()
     with n.lock:
-        n.read.setInput(_blob(np.stack(crops)))
-        logits = n.read.forward()
+        n.net.setInput(_blob(np.stack(crops)))
+        logits = n.net.forward()
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
