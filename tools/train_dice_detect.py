@@ -56,6 +56,8 @@ from tools.train_dice import (  # noqa: E402
     NEGATIVE_BOARDS,
     Sample,
     colour_jitter,
+    conv,
+    export,
     load_labels,
     load_rendered,
     to_tensor,
@@ -65,14 +67,6 @@ STRIDE = 4
 PATCH = 128
 DIE_RANGE = (6.0, 20.0)  # die side in detector pixels seen in training
 NEG_DIE_PX = 22.0  # the die side the dice-free board photographs imply (a 680 px field / 31)
-
-
-def conv(cin: int, cout: int, stride: int = 1, dil: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, padding=dil, dilation=dil, bias=False),
-        nn.BatchNorm2d(cout),
-        nn.ReLU(inplace=True),
-    )
 
 
 def focal_loss(logit: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -188,19 +182,6 @@ def train(
     return net.eval()
 
 
-def export(net: nn.Module, path: Path) -> None:
-    torch.onnx.export(
-        net,
-        torch.zeros((1, 3, PATCH, PATCH)),
-        str(path),
-        input_names=["x"],
-        output_names=["y"],
-        dynamo=False,
-        opset_version=13,
-    )
-    print(f"wrote {path} ({path.stat().st_size} bytes)")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
@@ -236,7 +217,7 @@ def main() -> None:
     start = args.resume / "dice_detect.pt" if args.resume else None
     net = train(samples + rendered + negs * 8, args.steps, rng, args.lr, args.batch, start)
     torch.save(net.state_dict(), args.out / "dice_detect.pt")
-    export(net, args.out / "dice_detect.onnx")
+    export(net, (1, 3, PATCH, PATCH), args.out / "dice_detect.onnx")
 
 
 if __name__ == "__main__":

@@ -57,6 +57,7 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tools.train_dice import conv, export  # noqa: E402
 from vision import dice_flags  # noqa: E402
 
 PATCH = dice_flags.PATCH
@@ -201,12 +202,6 @@ def load_data(count: int, seed: int, cache: Path | None) -> dict[str, np.ndarray
 # --- the network --------------------------------------------------------------------------------
 
 
-def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
-    )
-
-
 class Flags(nn.Module):
     """8 x 64 x 64 in (the context view, the zoomed view, the two offset channels), 2 logits out:
     cocked, on a checker. Each view has its own stem (with the offsets) down to 16 x 16; then one body."""
@@ -326,19 +321,6 @@ def train(
     return ema.module.eval()
 
 
-def export(net: nn.Module, path: Path) -> None:
-    torch.onnx.export(
-        net,
-        torch.zeros((1, 8, PATCH, PATCH)),
-        str(path),
-        input_names=["x"],
-        output_names=["y"],
-        dynamo=False,
-        opset_version=13,
-    )
-    print(f"wrote {path} ({path.stat().st_size} bytes)")
-
-
 def main() -> None:
     global LR
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -373,7 +355,7 @@ def main() -> None:
         report(net, val, "final val")
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "dice_flags.pt")
-    export(net, args.out / "dice_flags.onnx")
+    export(net, (1, 8, PATCH, PATCH), args.out / "dice_flags.onnx")
 
 
 if __name__ == "__main__":
