@@ -201,10 +201,12 @@ class BoardReader:
         )
         point_calls = call_slots(point_d, novelty, self._outside_points | point_foreign, point_near)
         bar_calls = call_slots(bar_d, novelty, self._outside_bar | (bar_foreign & ~bar_lone), bar_near)
-        hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
+        # a lone novel spot no neighbour backs hides that spot only
         bar_calls = [
-            _under_a_die(c) if under and _plainly_checker(c) else hidden if under or lone else c
-            for c, under, lone in zip(bar_calls, bar_under_die, bar_lone, strict=True)
+            _HIDDEN if lone and not under else c
+            for c, under, lone in zip(
+                _spoil(bar_calls, bar_under_die.tolist()), bar_under_die, bar_lone, strict=True
+            )
         ]
         junction_calls = None
         if self.junction_model is not None and k > 1:
@@ -323,11 +325,10 @@ class BoardReader:
         """
         if not dice:
             return dice
-        novelty = self.model.novelty
-        calls = call_slots(point_d, novelty, self._outside_points, point_near) + call_slots(
-            bar_d, novelty, self._outside_bar, bar_near
-        )
         centers = np.vstack([samples.point_centers, samples.bar_centers])
+        distances = np.vstack([point_d, bar_d])
+        near = np.concatenate([point_near, bar_near])
+        unseen = np.concatenate([self._outside_points, self._outside_bar])
         g = self.profile.geometry
         fixtures = np.array(self.profile.fixtures, dtype=np.float64).reshape(-1, 2)
         kept = []
@@ -335,8 +336,13 @@ class BoardReader:
             at = self.rectifier.to_field(np.array([die.center]))[0]
             gap = np.hypot(*(centers - at).T)
             n = int(gap.argmin())
-            if gap[n] <= 0.5 * g.radius_x and _plainly_checker(calls[n]):
-                continue
+            if gap[n] <= 0.5 * g.radius_x:
+                # the slot's call as the slot model alone makes it (one row: calls are made row by row)
+                (call,) = call_slots(
+                    distances[n : n + 1], self.model.novelty, unseen[n : n + 1], near[n : n + 1]
+                )
+                if _plainly_checker(call):
+                    continue
             if len(fixtures) and np.hypot(*(fixtures - at).T).min() <= FIXTURE_REACH * g.radius_x:
                 continue
             kept.append(die)
@@ -369,6 +375,10 @@ def _under_a_die(call: SlotCall) -> SlotCall:
     return replace(call, confidence=min(call.confidence, 0.5))
 
 
+# a slot that may hold anything: empty, light or dark, not novel (a die over it is no hand)
+_HIDDEN = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
+
+
 def _spoil(calls: list[SlotCall], under: list[bool]) -> list[SlotCall]:
     """``calls`` with those ``under`` a die spoiled: a plain checker stays, unsure; anything else may hold
     anything, and is no foreign thing (a die's look is novel and would make the whole point unreadable).
@@ -377,9 +387,8 @@ def _spoil(calls: list[SlotCall], under: list[bool]) -> list[SlotCall]:
         >>> _spoil([odd, odd], [True, False])[0].novel, _spoil([odd, odd], [True, False])[1].novel
         (False, True)
     """
-    hidden = SlotCall(EMPTY, frozenset({EMPTY, LIGHT, DARK}), 0.5, False)
     return [
-        _under_a_die(c) if spoilt and _plainly_checker(c) else hidden if spoilt else c
+        _under_a_die(c) if spoilt and _plainly_checker(c) else _HIDDEN if spoilt else c
         for c, spoilt in zip(calls, under, strict=True)
     ]
 
