@@ -187,18 +187,23 @@ def test_bar_strips_start_at_the_middle(club) -> None:  # type: ignore[no-untype
         assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
 
 
-@pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
-def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untyped-def]
+def _network_counts(club, image: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """The count network's likeliest count of each strip of ``image``, rectified with the club's profile."""
     net = count_net()
     assert net is not None
     p = club.profile
     rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
+    return net.probabilities(strips(rect.warp(image), p.geometry, p.margin)).argmax(axis=1)
+
+
+@pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
+def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untyped-def]
     rng = np.random.default_rng(12)
     right = total = 0
     for board in random_boards(6, rng):
         frame = frame_for(club, board, rng, occlude=False)
         assert frame.layout is not None
-        got = net.probabilities(strips(rect.warp(frame.image), p.geometry, p.margin)).argmax(axis=1)
+        got = _network_counts(club, frame.image)
         lay = frame.layout
         truth = [abs(v) for v in (*lay.top, *lay.bottom)] + [lay.bar_light, lay.bar_dark]
         right += int((got == truth).sum())
@@ -208,10 +213,6 @@ def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untype
 
 @pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
 def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-untyped-def]
-    net = count_net()
-    assert net is not None
-    p = club.profile
-    rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
     top, bottom = (0, -2, 0, 0, 3, 0, -5, 0, 0, 0, 0, 4), (0, 0, 2, 0, -3, 0, 5, 0, 0, 0, 0, -4)
     for light, dark in ((1, 0), (0, 2), (2, 3)):
         # checkers off the points onto the bar
@@ -219,7 +220,7 @@ def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-un
             top[:4] + (3 - light,) + top[5:], bottom[:4] + (-3 + dark,) + bottom[5:], light, dark
         )
         frame = render(scene_from_layout(lay, style=club.style, camera=club.camera, noise=0.005), seed=2)
-        got = net.probabilities(strips(rect.warp(frame.image), p.geometry, p.margin)).argmax(axis=1)
+        got = _network_counts(club, frame.image)
         assert (got[BAR_LIGHT], got[BAR_DARK]) == (light, dark)
 
 
