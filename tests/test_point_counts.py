@@ -17,6 +17,7 @@ from vision.point_counts import (
     count_net,
     fuse,
     past_die,
+    slot_leans,
     strips,
 )
 from vision.reading import CONFIDENT, CellReading
@@ -128,10 +129,10 @@ def test_a_count_both_eyes_agree_on_is_sure_only_when_the_slots_tell_its_colour(
 
 def test_colour_lean_weighs_the_filled_slots() -> None:
     light, dark = np.array([1.0, 1.0, 2.0]), np.array([3.0, 1.0, 1.0])
-    assert colour_lean(light, dark) == pytest.approx((np.log(3) + 0 - np.log(2)) / 3)
-    assert colour_lean(light[:0], dark[:0]) == 0.0  # no slot seen: no colour
+    assert colour_lean(slot_leans(light, dark)) == pytest.approx((np.log(3) + 0 - np.log(2)) / 3)
+    assert colour_lean(slot_leans(light[:0], dark[:0])) == 0.0  # no slot seen: no colour
     # a colour never seen at calibration is far, not infinitely far
-    assert colour_lean(np.array([1.0]), np.array([np.inf])) == 10.0
+    assert colour_lean(slot_leans(np.array([1.0]), np.array([np.inf]))) == 10.0
 
 
 def test_a_bar_half_knows_its_colour() -> None:

@@ -47,6 +47,7 @@ from vision.point_counts import (
     BAR_LIGHT,
     COVERED,
     OPEN,
+    colour_lean,
     count_net,
     fuse,
     past_die,
@@ -125,7 +126,7 @@ class BoardReader:
         self.model: SlotModel = profile.model
         self.junction_model: SlotModel | None = profile.junction_model
         self.reference = profile.reference
-        self._find_dice = _dice_finder() if use_dice else None
+        self._find_dice = dice_finder() if use_dice else None
         # the second eye only for boards whose calibration frame it read right
         self.counter = count_net() if use_counts and profile.counts_trusted else None
         self.dice_error = ""  # why dice are not being read, when they are not
@@ -251,8 +252,7 @@ class BoardReader:
                     # the colour over the slots the network says are filled (those a die spoils tell nothing)
                     p = counts[r * 12 + i]
                     n = min(int(p[:COVERED].argmax()), k)
-                    filled = leans[base : base + n][~under_die[base : base + n]]
-                    lean = float(filled.mean()) if len(filled) else 0.0
+                    lean = colour_lean(leans[base : base + n][~under_die[base : base + n]])
                     if excused[r * 12 + i] and cell.readable:
                         # the network's "covered" there is the die; a count agreed past it is no sure thing
                         cell = fuse(cell, past_die(p), lean, seen=seen)
@@ -481,7 +481,7 @@ def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None
     return out
 
 
-def _dice_finder():  # type: ignore[no-untyped-def]
+def dice_finder():  # type: ignore[no-untyped-def]
     """``vision.dice.find_dice`` when the dice reader is installed, else None."""
     try:
         module = importlib.import_module("vision.dice")
@@ -490,4 +490,4 @@ def _dice_finder():  # type: ignore[no-untyped-def]
     return getattr(module, "find_dice", None)
 
 
-__all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples"]
+__all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples", "dice_finder"]

@@ -231,14 +231,15 @@ def slot_leans(light: np.ndarray, dark: np.ndarray) -> np.ndarray:
     return np.clip(np.nan_to_num(ratio, nan=0.0), -10.0, 10.0)
 
 
-def colour_lean(light: np.ndarray, dark: np.ndarray) -> float:
+def colour_lean(leans: np.ndarray) -> float:
     """How a point's filled slots lean between the colours: the mean of their :func:`slot_leans`, 0 when
     no slot is given.
 
-        >>> round(colour_lean(np.array([1.0, 1.0]), np.array([2.0, 1.0])), 3)  # one slot 2x nearer light
+        >>> leans = slot_leans(np.array([1.0, 1.0]), np.array([2.0, 1.0]))  # one slot 2x nearer light
+        >>> round(colour_lean(leans), 3)
         0.347
     """
-    return float(slot_leans(light, dark).mean()) if len(light) else 0.0
+    return float(leans.mean()) if len(leans) else 0.0
 
 
 def _colours(cell: CellReading, n: int, colour: float, known: bool) -> tuple[set[int], bool]:
