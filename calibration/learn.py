@@ -20,7 +20,7 @@ import numpy as np
 from calibration.augment import Cut, cut_checker, paste
 from calibration.profile import Profile
 from referee.layout import Board, ImageLayout, Orientation
-from vision.board_reader import BoardReader, SlotGrid, SlotSamples
+from vision.board_reader import BoardReader, SlotGrid, SlotSamples, dice_finder
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
@@ -549,9 +549,8 @@ def board_fixtures(frame: np.ndarray, profile: Profile) -> tuple[tuple[float, fl
     A flat die read clearly may be a real die in a labelled frame (a club's photograph of a game), and
     is left alone. A profile without the dice reader installed has none.
     """
-    try:
-        from vision.dice import find_dice
-    except ImportError:
+    find_dice = dice_finder()
+    if find_dice is None:
         return ()
     try:
         dice = find_dice(frame, field_quad=np.asarray(profile.corners, dtype=np.float64))
