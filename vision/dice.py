@@ -211,7 +211,7 @@ def _read_carefully(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.
     look is read eight ways (four turns, each also mirrored) and the looks averaged.
 
     A photograph has no frame rate to keep up with, and one look misreads a die that a turn or a mirror
-    image reads right (the real photographs: 1,444 of 1,473 found dice read right at one look, 1,459 at
+    image reads right (the real photographs: 1,444 of 1,473 found dice read right at one look, 1,458 at
     eight).
     """
     probs = dice_model.read(image, cands, turns=1)
