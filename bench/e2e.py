@@ -60,6 +60,7 @@ class Tally:
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
     dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
+    misses: list[str] = field(default_factory=list)  # what the reader saw at each missed call, to trace it
     cpu: float = 0.0  # CPU seconds the games took (the machine may be shared: wall time says less)
 
     def add(self, other: Tally) -> None:
@@ -92,6 +93,11 @@ class SameFrameReader:
             self.tally.reads += 1
         return self._reading
 
+    @property
+    def last(self) -> Any:
+        """The last reading given (None before the first)."""
+        return self._reading
+
     def __getattr__(self, name: str) -> Any:  # rectifier, profile...: the real reader's
         return getattr(self.reader, name)
 
@@ -101,6 +107,7 @@ class Bench:
         from calibration.learn import calibrate
         from vision.board_reader import BoardReader
 
+        self.seed = seed
         self.rng = random.Random(seed)
         self.table = VirtualTable(noise=noise, light_drift=drift, seed=seed)
         start = self.table.calibration_frame()
@@ -199,6 +206,9 @@ class Bench:
                 self.tally.rerolls_asked += asked
                 if not caught:
                     self.tally.rerolls_missed[bad] += 1
+                    self.trace(
+                        f"{bad} throw not called for a reroll ({answer.signal if answer else 'no signal'})"
+                    )
                 if answer and answer.signal == "ROLL_OK":
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
@@ -226,6 +236,12 @@ class Bench:
         if answer is not None:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
         return answer, lifted
+
+    def trace(self, what: str) -> None:
+        """Notes a missed call with the dice the reader last reported, for the run's end."""
+        last = self.reader.last
+        dice = [d.to_json() for d in last.dice] if last is not None else []
+        self.tally.misses.append(f"seed {self.seed} frame {self.index}: {what}; the reader saw dice {dice}")
 
     def resync(self, board: Board, on_roll: Side) -> None:
         """After a stall: a new session from the true position (counted, so the game can go on)."""
@@ -307,6 +323,10 @@ class Bench:
         answer, _ = self.move(board, wrong, mover, dice_at)
         got = answer.signal if answer else None
         self.tally.illegal[{"ILLEGAL": "caught", None: "stall"}.get(got, "passed")] += 1
+        if got not in ("ILLEGAL", None):
+            wanted = after.layout(self.orientation).to_json()
+            shown = wrong.layout(self.orientation).to_json()
+            self.trace(f"illegal play passed as {got}: dice {dice_at}, played {shown}, legal one {wanted}")
         if got != "ILLEGAL":
             self.resync(after, mover.other)
             return None
@@ -398,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"n={len(times)}"
             )
     print("\n" + "\n".join(lines))
+    for miss in t.misses:
+        print("missed:", miss)
     missed = (
         t.legal["illegal"] > 0
         or (sum(t.illegal.values()) and t.illegal["caught"] < 0.99 * sum(t.illegal.values()))
