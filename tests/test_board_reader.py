@@ -328,3 +328,40 @@ def test_what_an_unreadable_points_familiar_slots_allow() -> None:
     assert not point_cell(calls).readable
     assert _seen(calls, [False] * 6, None) == (1, 3)  # the novel slot may be empty (a stray past one)
     assert _seen([SURE[LIGHT], novel] + [SURE[EMPTY]] * 4, [False] * 6, None) == (1, 2)
+
+
+def _reading_of(layout, unreadable: frozenset[str] = frozenset()) -> BoardReading:
+    """A reading that gives every cell of ``layout`` surely, but the ``unreadable`` ones."""
+    from vision.reading import CellReading
+
+    def cell(name: str, count: int) -> CellReading:
+        return CellReading(0, 0.0, ()) if name in unreadable else CellReading(count, 0.99, (count,))
+
+    return BoardReading(
+        tuple(cell(f"top-{i}", v) for i, v in enumerate(layout.top)),
+        tuple(cell(f"bottom-{i}", v) for i, v in enumerate(layout.bottom)),
+        cell("bar-light", layout.bar_light),
+        cell("bar-dark", layout.bar_dark),
+    )
+
+
+def test_the_suite_scores_a_cup_that_misses_every_slot_apart_from_clear_frames() -> None:
+    """A cup on a point's far end hides no slot a quarter, but may hide a checker for all the reader
+    knows: the bench scores such a frame as grazed (exact or flagged are both fine), not as a clear miss."""
+    from bench.boards import Score
+    from vision.render import Rendered
+
+    layout = Board.start().layout(Orientation.BOTTOM_RIGHT)
+    frame = Rendered(
+        np.zeros((4, 4, 3), np.uint8), np.zeros((4, 2)), (), frozenset(), "tournament", layout=layout
+    )
+    flagged = _reading_of(layout, frozenset({"top-0"}))
+    score, problems = Score(), []
+    score.add(flagged, frame, problems, "grazed", occluder=True)
+    score.add(_reading_of(layout), frame, problems, "grazed exact", occluder=True)
+    assert (score.grazed, score.grazed_exact, score.grazed_flagged, score.clear) == (2, 1, 1, 0)
+    assert not problems
+    score.add(flagged, frame, problems, "clear")  # with nothing on the field the same reading is a miss
+    assert (score.clear, score.clear_exact) == (1, 0) and problems == [
+        f"clear: not exact: top-0 0/{layout.top[0]} unreadable"
+    ]
