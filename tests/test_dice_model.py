@@ -125,3 +125,14 @@ def test_real_held_out_photographs(shared_data: Path) -> None:
         total += len(best)
     assert total > 100
     assert right / total >= 0.97
+
+
+def test_scales_average_looks_at_each_crop_size() -> None:
+    """``scales``: the looks at each multiple of the detected side, averaged."""
+    frame = render(scene_from_layout(START, dice=(DieSpec(4, 0.6, 0.5, 30.0),)), seed=6)
+    (c,) = truth_candidates(frame)
+    wide = Candidate(c.x, c.y, c.side * 1.25, c.heat)
+    both = read(frame.image, [c], turns=2, scales=(1.0, 1.25))[0]
+    apart = (read(frame.image, [c], turns=2)[0] + read(frame.image, [wide], turns=2)[0]) / 2
+    assert np.allclose(both, apart, atol=1e-5)
+    assert not np.allclose(both, read(frame.image, [c], turns=2)[0], atol=1e-4)

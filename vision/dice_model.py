@@ -103,7 +103,7 @@ def read(
     if mirror:
         crops = [v for c in crops for v in (c, c[:, ::-1])]
         looks *= 2
-    n = nets()
+    n = nets(MODELS)  # read at call time, so that a benchmark can point MODELS at another folder
     with n.lock:
         n.net.setInput(_blob(np.stack(crops)))
         logits = n.net.forward()
