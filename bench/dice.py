@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import math
 import os
 import statistics
 import time
@@ -45,6 +46,10 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # A die whose flags-network P(cocked) lies in here is one the table might be asked about (reported only:
 # find_dice decides by vision.dice_flags.is_cocked).
 ASK_BAND = (0.2, 0.9)
+# Rendered dice lie at least this many die sides apart, centre to centre (a die's diagonal is 1.41 sides),
+# on fields this high over their width (the styles' 0.89..0.92).
+APART = 1.5
+FIELD_ASPECT = 0.9
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -174,6 +179,22 @@ def bench_boards() -> None:
             )
 
 
+def apart(first, second):  # type: ignore[no-untyped-def]
+    """``second`` (a ``DieSpec``) moved straight away from ``first`` until the two cannot overlap (their
+    centres 1.5 die sides apart, whatever their turn): two dice cannot lie in one another, and the
+    renderer would draw them so. Draws nothing from the generator, so every other scene stays as it was.
+    """
+    from dataclasses import replace
+
+    side = max(first.size, second.size) / FIELD_IN_DICE  # in field widths
+    dx, dy = second.x - first.x, (second.y - first.y) * FIELD_ASPECT
+    gap = math.hypot(dx, dy)
+    if gap >= APART * side:
+        return second
+    ux, uy = (dx / gap, dy / gap) if gap > 1e-9 else (1.0, 0.0)
+    return replace(second, x=first.x + ux * APART * side, y=first.y + uy * APART * side / FIELD_ASPECT)
+
+
 def random_scene(rng: np.random.Generator):
     """Two dice of any colour and size, a quarter of them cocked, some on checkers or off the field."""
     from vision.render import STYLES, Camera, DieSpec, Scene
@@ -194,6 +215,7 @@ def random_scene(rng: np.random.Generator):
                 float(rng.uniform(0.85, 1.2)),
             )
         )
+    dice[1] = apart(dice[0], dice[1])
     return Scene(
         top,
         bottom,

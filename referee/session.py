@@ -527,6 +527,10 @@ class Session:
         if others:
             self._early = True
             self._blocked_dice = others
+        else:
+            # the board showed no dice: whatever is thrown next is a new throw, even one that lands
+            # where these dice lay showing the same numbers
+            self._blocked_dice = None
         return True
 
     def _play(self, obs: Observation) -> list[Say]:

@@ -163,6 +163,25 @@ def test_rendered_frames_flags_and_values() -> None:
     assert terms_right / terms >= 0.9
 
 
+def test_the_benchs_dice_never_lie_in_one_another() -> None:
+    """bench.dice moves a second die that would overlap the first straight away from it; dice already
+    apart stay where they were drawn."""
+    from bench.dice import APART, FIELD_ASPECT, apart, random_scene
+    from vision.dice import FIELD_IN_DICE
+    from vision.render import DieSpec
+
+    first, near, far = DieSpec(1, 0.5, 0.5), DieSpec(2, 0.5, 0.51, size=1.2), DieSpec(3, 0.7, 0.5)
+    moved = apart(first, near)
+    gap = np.hypot(moved.x - first.x, (moved.y - first.y) * FIELD_ASPECT) * FIELD_IN_DICE
+    assert moved.x == first.x and moved.y > near.y and gap == pytest.approx(APART * 1.2)
+    assert apart(first, far) == far
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        a, b = random_scene(rng).dice
+        side = max(a.size, b.size) / FIELD_IN_DICE
+        assert np.hypot(b.x - a.x, (b.y - a.y) * FIELD_ASPECT) >= APART * side - 1e-9
+
+
 def test_rendered_cocked_die_is_flagged_without_a_value() -> None:
     frame = rendered((DieSpec(2, 0.72, 0.5, 10, cocked=True), DieSpec(4, 0.85, 0.45)), 5)
     dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])

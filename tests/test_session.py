@@ -157,6 +157,22 @@ def test_reroll_for_cocked_on_checker_and_wrong_half() -> None:
     assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
 
 
+def test_a_throw_like_the_last_roll_after_the_dice_were_lifted_is_a_new_throw() -> None:
+    """Dark's 4-2 is lifted and judged; light then throws 4-2 into dark's half where dark's dice lay.
+    The referee saw the board without dice in between: this is a new throw (in the wrong half), not
+    dark's dice still lying there."""
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    dark_dice = [die(4, "left"), die(2, "left", shift=50)]
+    assert signals(t.see(board, dark_dice)) == ["ROLL_OK"]
+    board = after(board, Side.DARK, (4, 2), "8/4 6/4")
+    assert signals(t.see(board, frames=1)) == ["READY"]  # the verdict on the first frame without dice
+    said = t.see(board, dark_dice)
+    assert signals(said) == ["REROLL"] and "right-hand half" in said[0].text
+
+
 def unclear(value: int, half: str, shift: float = 0.0) -> DieReading:
     """A die the reader cannot be sure of (an unclear face, or one that may lean): its likeliest face."""
     return replace(die(None, half, shift, unreadable=True), likeliest=value)
