@@ -12,7 +12,7 @@ import pytest
 from referee.layout import ImageLayout
 from vision import dice_detect
 from vision.dice import _detect_scale, expected_die_side
-from vision.dice_model import ModelError
+from vision.onnx_net import ModelError
 from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))

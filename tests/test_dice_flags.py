@@ -13,7 +13,7 @@ import pytest
 from referee.layout import ImageLayout
 from vision import dice_flags
 from vision.dice import FIELD_IN_DICE, find_dice
-from vision.dice_model import ModelError
+from vision.onnx_net import ModelError
 from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))

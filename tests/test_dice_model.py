@@ -9,7 +9,8 @@ import pytest
 
 from referee.layout import ImageLayout
 from vision import dice_model
-from vision.dice_model import CROP, Candidate, ModelError, crop, read
+from vision.dice_model import CROP, Candidate, crop, read
+from vision.onnx_net import ModelError
 from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))

@@ -246,3 +246,11 @@ def test_network_is_trusted_on_a_rendered_board_it_reads_right(club) -> None:  #
 
     assert club.profile.counts_trusted
     assert BoardReader(club.profile, use_dice=False).counter is not None
+
+
+def test_a_missing_count_model_says_what_to_do(tmp_path) -> None:
+    from vision.onnx_net import ModelError
+    from vision.point_counts import CountNet
+
+    with pytest.raises(ModelError, match="point-count model .*reinstall"):
+        CountNet(tmp_path / "missing.onnx")

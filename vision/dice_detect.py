@@ -19,7 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_model import Candidate, OnnxNet
+from vision.dice_model import Candidate
+from vision.onnx_net import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detect.onnx"
 STRIDE = 4  # output cell size in detector pixels; cell (i, j) stands for pixel STRIDE * (i, j) + 1.5

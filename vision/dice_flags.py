@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.dice_model import OnnxNet
+from vision.onnx_net import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_flags.onnx"
 PATCH = 64  # the network's input side, px

@@ -11,13 +11,14 @@ die", the top face 1..6 of a flat die, or "cocked" (leaning, no face up). It is 
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.onnx_net import OnnxNet
 
 MODELS = Path(__file__).resolve().parent / "models"
 CROP = 48  # reader input side, px (the value network is exported for this size)
@@ -37,24 +38,6 @@ class Candidate:
     def box(self) -> tuple[float, float, float, float]:
         h = self.side / 2
         return (self.x - h, self.y - h, self.x + h, self.y + h)
-
-
-class ModelError(RuntimeError):
-    """A model file is missing or cannot be loaded."""
-
-
-class OnnxNet:
-    """One ONNX network through ``cv2.dnn``; its calls hold ``lock`` (dnn nets are not thread-safe).
-
-    ``what`` names the model in the ``ModelError`` a missing or broken file gives.
-    """
-
-    def __init__(self, path: Path, what: str) -> None:
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as e:
-            raise ModelError(f"cannot load the {what} {path}: reinstall the package ({e})") from e
-        self.lock = threading.Lock()
 
 
 @lru_cache(maxsize=2)

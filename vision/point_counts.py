@@ -22,7 +22,6 @@ strip's count is that colour's count (:func:`fuse` with ``known=True``).
 from __future__ import annotations
 
 import math
-import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.geometry import ROWS, BoardGeometry
+from vision.onnx_net import OnnxNet
 from vision.reading import CONFIDENT, CellReading
 
 MODEL = Path(__file__).resolve().parent / "models" / "point_counts.onnx"
@@ -105,22 +105,16 @@ def normalise(batch: np.ndarray) -> np.ndarray:
 
 
 class CountNet:
-    """The strip network through ``cv2.dnn``; calls hold a lock (dnn nets are not thread-safe)."""
+    """The strip network through ``cv2.dnn`` (a ``ModelError`` when its file is missing or broken)."""
 
     def __init__(self, path: Path = MODEL) -> None:
-        try:
-            self.net = cv2.dnn.readNetFromONNX(str(path))
-        except cv2.error as e:
-            raise RuntimeError(
-                f"cannot load the point-count model {path}: reinstall the package ({e})"
-            ) from e
-        self.lock = threading.Lock()
+        self._onnx = OnnxNet(path, "point-count model")
 
     def probabilities(self, strip_batch: np.ndarray) -> np.ndarray:
         """(N, 17) probabilities for N strips: each count 0..15, then "covered"."""
-        with self.lock:
-            self.net.setInput(normalise(strip_batch))
-            logits = self.net.forward()
+        with self._onnx.lock:
+            self._onnx.net.setInput(normalise(strip_batch))
+            logits = self._onnx.net.forward()
         logits = logits - logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)
