@@ -25,6 +25,7 @@ import os
 import statistics
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -42,6 +43,9 @@ from vision.dice import (
 )
 from vision.reading import DieReading
 
+if TYPE_CHECKING:
+    from vision.render import DieSpec
+
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # A die whose flags-network P(cocked) lies in here is one the table might be asked about (reported only:
 # find_dice decides by vision.dice_flags.is_cocked).
@@ -53,6 +57,11 @@ FIELD_ASPECT = 0.9
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
+def _holds(box: tuple, x: float, y: float) -> bool:
+    """Whether a labelled box (value, x0, y0, x1, y1) contains the point (x, y), as the check counts."""
+    return box[1] <= x <= box[3] and box[2] <= y <= box[4]
+
+
 def best_matching(centres: list[tuple[float, float]], values: list, boxes: list) -> tuple[int, int]:
     """(matched, right values) of the matching of detections to labelled boxes that contain their centres
     which matches the most detections and, of those, reads the most right: the check matches greedily in
@@ -61,9 +70,7 @@ def best_matching(centres: list[tuple[float, float]], values: list, boxes: list)
         >>> best_matching([(5.0, 5.0), (9.0, 5.0)], [2, 3], [(3, 0, 0, 10, 10), (2, 0, 0, 6, 10)])
         (2, 2)
     """
-    options = [
-        [i for i, b in enumerate(boxes) if b[1] <= x <= b[3] and b[2] <= y <= b[4]] for x, y in centres
-    ]
+    options = [[i for i, b in enumerate(boxes) if _holds(b, x, y)] for x, y in centres]
     best = (0, 0)
 
     def search(k: int, used: frozenset[int], matched: int, right: int) -> None:
@@ -98,7 +105,7 @@ def score_real(names: list[str], labels: dict, folder: Path) -> tuple[int, int, 
         for d in dice:
             x, y = d.center
             hit = next(
-                (i for i, b in enumerate(boxes) if i not in used and b[1] <= x <= b[3] and b[2] <= y <= b[4]),
+                (i for i, b in enumerate(boxes) if i not in used and _holds(b, x, y)),
                 None,
             )
             if hit is not None:
@@ -179,7 +186,7 @@ def bench_boards() -> None:
             )
 
 
-def apart(first, second):  # type: ignore[no-untyped-def]
+def apart(first: DieSpec, second: DieSpec) -> DieSpec:
     """``second`` (a ``DieSpec``) moved straight away from ``first`` until the two cannot overlap (their
     centres 1.5 die sides apart, whatever their turn): two dice cannot lie in one another, and the
     renderer would draw them so. Draws nothing from the generator, so every other scene stays as it was.

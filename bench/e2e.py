@@ -401,8 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         f"illegal plays caught:      {_pct(t.illegal, 'caught')} (target >= 99 %)",
         f"illegal plays passed as legal: {t.illegal['passed']}; no verdict: {t.illegal['stall']}",
         f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all; {t.rerolls_asked} by asking); "
-        f"missed "
-        f"{dict(t.rerolls_missed) or 'none'}",
+        f"missed {dict(t.rerolls_missed) or 'none'}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
