@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # A die whose flags-network P(cocked) lies in here is one the table might be asked about (reported only:
-# find_dice decides by vision.dice_flags.is_cocked).
+# find_dice decides by vision.dice_flags.lean).
 ASK_BAND = (0.2, 0.9)
 # Rendered dice lie at least this many die sides apart, centre to centre (a die's diagonal is 1.41 sides),
 # on fields this high over their width (the styles' 0.89..0.92).
@@ -251,7 +251,7 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
     rng = np.random.default_rng(seed)
     n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}
     n.update(on_total=0, on_right=0, out_total=0, out_right=0, half_total=0, half_right=0)
-    n.update(flat_ask=0, cocked_ask=0)
+    n.update(flat_ask=0, cocked_ask=0, cocked_unreadable=0)
     frames = []
     for i in range(count):
         frame = render(random_scene(rng), seed=seed * 1000 + i)
@@ -273,6 +273,7 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
             if t.cocked:
                 n["cocked"] += 1
                 n["cocked_flagged"] += d.cocked
+                n["cocked_unreadable"] += d.unreadable  # not taken as a roll either: the table is asked
             else:
                 n["flat"] += 1
                 n["flat_cocked"] += d.cocked
@@ -286,6 +287,7 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
                 n["half_right"] += d.half == t.half
     rows = [
         ("cocked flagged", n["cocked_flagged"], n["cocked"], "target >= 99%"),
+        ("cocked, asked about", n["cocked_unreadable"], n["cocked"], "flagged unreadable, not cocked"),
         ("flat called cocked", n["flat_cocked"], n["flat"], "target <= 0.5%"),
         ("flat value right", n["flat_right"], n["flat"], ""),
         ("ask band: flat", n["flat_ask"], n["flat"], f"P(cocked) in [{ASK_BAND[0]}, {ASK_BAND[1]})"),

@@ -140,6 +140,15 @@ def test_bench_dice_the_reader_alone_got_wrong(seed: int, index: int, cocked: bo
         assert d.value is None if cocked else d.value in (t.value, None)
 
 
+@pytest.mark.parametrize(("seed", "x"), [(46, 0.15), (27, 0.62)])
+def test_a_cocked_die_showing_one_pip_is_asked_about_not_taken_flat(seed: int, x: float) -> None:
+    # the flags network sees the lean; the value reader is sure of the single pip on top (its odds
+    # of "cocked" below SURE_FACE). The two disagree: the die is not taken as a 1, the table is asked
+    frame = render(scene_from_layout(START, dice=(DieSpec(1, x, 0.5, 20.0 + seed, True),)), seed=seed)
+    d = found(frame, frame.dice[0])
+    assert d.value is None and d.unreadable and d.likeliest == 1 and not d.cocked
+
+
 def test_a_missing_model_is_a_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="dice flags model"):
         dice_flags.net(tmp_path / "dice_flags.onnx")

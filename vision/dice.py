@@ -280,8 +280,9 @@ def find_dice(
     ``checker_mask`` instead when one is given (uint8, non-zero on checker pixels). With
     ``on_checker_valid`` (the table lets a die lying flat on a checker count) a flat die is never flagged
     ``on_checker``. Without a field a die is cocked when the value reader finds that likelier than any
-    flat face. A cocked die and a die too
-    unclear to read have ``value`` None.
+    flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
+    network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
+    face as ``likeliest``: the referee asks the table).
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
@@ -295,9 +296,9 @@ def find_dice(
     if quad is not None:
         judged = dice_flags.judge(image, quad, [(cands[i].x, cands[i].y) for i in kept], FIELD_IN_DICE)
         p_cocked = [float(j[0]) for j in judged]
-        leaning = [
-            dice_flags.is_cocked(pc, _cocked_odds(probs[i])) for i, pc in zip(kept, p_cocked, strict=True)
-        ]
+        lay = [dice_flags.lean(pc, _cocked_odds(probs[i])) for i, pc in zip(kept, p_cocked, strict=True)]
+        leaning = [x is dice_flags.Lean.COCKED for x in lay]
+        doubtful = [x is dice_flags.Lean.DOUBTFUL for x in lay]
         resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
         # the board under each die's top face: a top face seen near the field's edge may lie beyond it
         # while the die stands inside (or the other way), shifted by its height away from the nadir
@@ -309,9 +310,12 @@ def find_dice(
         )
     else:
         leaning, resting, feet = _leaning_in_photo(probs[kept]), [False] * len(kept), []
+        doubtful = [False] * len(kept)
         p_cocked = [float(probs[i][7]) / max(1.0 - float(probs[i][0]), 1e-6) for i in kept]
     readings = []
-    for k, (i, cocked, rests, leans) in enumerate(zip(kept, leaning, resting, p_cocked, strict=True)):
+    for k, (i, cocked, rests, leans, doubt) in enumerate(
+        zip(kept, leaning, resting, p_cocked, doubtful, strict=True)
+    ):
         c, p = cands[i], probs[i]
         value = int(np.argmax(p[1:7])) + 1
         die_p = 1.0 - float(p[0])
@@ -320,6 +324,10 @@ def find_dice(
         if unreadable and _pips_agree(image, c, value):
             # the network is unsure but the pips, counted the classical way, say the same face
             unreadable = False
+        if doubt:
+            # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
+            # call, so it is reported unreadable with its face (pips cannot tell a lean)
+            unreadable, confidence = True, min(confidence, 1.0 - leans)
         x, y, side, box = c.x, c.y, c.side, c.box
         outside, half, on_checker = False, None, False
         if quad is not None:
