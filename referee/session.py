@@ -178,6 +178,8 @@ class Session:
         # watching state (not part of the record)
         self._dice_run: list[Sequence[DieReading]] = []
         self._blocked_dice: Sequence[DieReading] | None = None  # dice already dealt with, not a new throw
+        self._rethrow = False  # the blocked dice were called for a throw again: once the board moves, they
+        # are gone or thrown anew (the same numbers may land in the same place again)
         self._early: bool = False  # the next roller threw before the dice were lifted
         self._unclear_since: float | None = None
         self._unclear_told = False
@@ -241,6 +243,11 @@ class Session:
         """One frame. Returns what to tell the table (already recorded)."""
         if obs.reading is None:
             self._dice_run.clear()
+            if self._rethrow:
+                # a hand came for the dice the referee called for a throw again: whatever settles next is
+                # a new throw (those dice, if never picked up, are called again: no harm). Not after a
+                # roll that counted, where a hand moving checkers must not make the roll's dice new.
+                self._blocked_dice, self._rethrow = None, False
             return []
         handler = {
             Stage.SETUP: self._setup,
@@ -342,7 +349,7 @@ class Session:
                 self.match_id, self.game_number, crawford, (self.score[0], self.score[1])
             )
         self.stage = Stage.OPENING
-        self._blocked_dice = None
+        self._blocked_dice, self._rethrow = None, False
         text = f"game {self.game_number}: the board is set up; throw one die each for the opening roll"
         if crawford:
             text += " (the Crawford game: no doubling)"
@@ -374,7 +381,7 @@ class Session:
         if len(self._dice_run) < self.options.dice_frames:
             return None
         self._dice_run.clear()
-        self._blocked_dice = None
+        self._blocked_dice, self._rethrow = None, False
         if self._dice_question is not None and not _same_dice(
             dice, self._dice_question[0], self.options.die_tolerance
         ):
@@ -410,7 +417,7 @@ class Session:
             if problem and owner not in bad:
                 bad[owner] = problem
         if bad:
-            self._blocked_dice = dice
+            self._blocked_dice, self._rethrow = dice, True
             text = "; ".join(f"{s.value}'s die {why}: {s.value} throws again" for s, why in bad.items())
             self._log("reroll", obs.t, text=text, evidence=obs)
             return [Say(REROLL, text)]
@@ -428,6 +435,7 @@ class Session:
         events = self.game.opening_roll(light, dark)
         self._blocked_dice = dice
         if light == dark:
+            self._rethrow = True
             out = self._record_events(events, t)
             return [Say(REROLL, out[0].text)] + out[1:]
         return self._rolled(events, t, opening=True)
@@ -443,7 +451,7 @@ class Session:
             # both dice leave the cup together: one settled on a clear board, the other is off it or on a
             # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
             # then the referee waits, as a die there may simply be unseen)
-            self._blocked_dice = dice
+            self._blocked_dice, self._rethrow = dice, True
             text = (
                 f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
             )
@@ -460,7 +468,7 @@ class Session:
             if why:
                 problems.append(f"a die {why}")
         if problems:
-            self._blocked_dice = dice
+            self._blocked_dice, self._rethrow = dice, True
             text = "; ".join(problems) + f": {mover.value} throws both dice again"
             self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
             return [Say(REROLL, text)]
@@ -759,7 +767,7 @@ class Session:
             )
         )
         if not ok:
-            self._blocked_dice = dice
+            self._blocked_dice, self._rethrow = dice, True
             return [Say(REROLL, f"{opponent.value} throws both dice again into the right-hand half")]
         v1, v2 = values
         assert v1 is not None and v2 is not None

@@ -173,6 +173,38 @@ def test_a_throw_like_the_last_roll_after_the_dice_were_lifted_is_a_new_throw() 
     assert signals(said) == ["REROLL"] and "right-hand half" in said[0].text
 
 
+def test_a_throw_called_again_that_lands_alike_after_a_hand_is_a_new_throw() -> None:
+    """Dark throws 4-5 into the wrong half and is told to throw again; the rethrow shows 4-5 again, a
+    few pixels from where the first lay. A hand came between: it is a new throw, called again, and
+    the throw after it that counts is read."""
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    wrong_half = [die(4, "right"), die(5, "right", shift=50)]
+    assert signals(t.see(board, wrong_half)) == ["REROLL"]
+    assert t.see(board, wrong_half) == []  # the same dice still lying there: not called twice
+    t.moving()
+    again = [die(4, "right", shift=5), die(5, "right", shift=55)]
+    assert signals(t.see(board, again)) == ["REROLL"]
+    t.moving()
+    assert signals(t.see(board, [die(4, "left"), die(5, "left", shift=50)])) == ["ROLL_OK"]
+
+
+def test_a_hand_over_the_board_after_a_roll_that_counts_does_not_make_its_dice_new() -> None:
+    """After ROLL_OK a hand moves checkers with the dice still down: the roll's dice are not a new
+    throw, even though the board moved."""
+    t = table()
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    dark_dice = [die(4, "left"), die(2, "left", shift=50)]
+    assert signals(t.see(board, dark_dice)) == ["ROLL_OK"]
+    t.moving()
+    assert t.see(board, dark_dice) == []
+    assert t.session.game.dice == (4, 2) and t.session.stage is Stage.PLAY
+
+
 def unclear(value: int, half: str, shift: float = 0.0) -> DieReading:
     """A die the reader cannot be sure of (an unclear face, or one that may lean): its likeliest face."""
     return replace(die(None, half, shift, unreadable=True), likeliest=value)
