@@ -1,7 +1,7 @@
 """Keep frames coming when a running camera drops out: reopen it, tell the session, keep the index going.
 
     >>> source = RetryingSource(lambda: open_source(config), on_lost=show_amber)  # doctest: +SKIP
-    >>> frame = source.read()   # blocks through an outage, reopening the camera
+    >>> frame = source.read()  # doctest: +SKIP
 
 Contract: the *first* open happens in the constructor and its error (``CameraUnavailable``: missing or
 busy camera) goes straight to the caller, so a mis-set-up Pi stops with a clear message. Once frames

@@ -1,7 +1,7 @@
 """The judge: is a position after a roll a legal result of that roll, and if not, why not.
 
     >>> judge(START, (6, 1), START).reason
-    'no checker was moved, but 6-1 can be played, for example 13/7 8/7'
+    'no checker was moved, but 6-1 can be played, for example 13/6'
 
 Positions are seen from the mover before and after the play (``after.player`` is still the mover).
 The reason names the first rule the play breaks, in words a player understands, and the judgement

@@ -1,7 +1,7 @@
 """Legal plays: every way a roll can be played from a position, one entry per resulting position.
 
     >>> sorted(p.text for p in legal_plays(START, (3, 1)))[:2]
-    ['13/10 10/9', '13/10 24/23']
+    ['13/10 6/5', '13/10 8/7']
 
 A *move* is one die moved by one checker; a *play* is the whole turn. Plays are deduplicated by the
 position they leave, as gnubg does, and each keeps the text of one way to reach it.
