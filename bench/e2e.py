@@ -50,6 +50,7 @@ class Tally:
     )  # illegal plays: "caught", "passed" (called legal), "stall"
     rerolls: Counter = field(default_factory=Counter)  # bad throws: "caught", "missed"
     rerolls_missed: Counter = field(default_factory=Counter)  # the missed ones by kind of bad throw
+    reroll_kinds: Counter = field(default_factory=Counter)  # every bad throw by kind (opening ties too)
     rerolls_asked: int = 0  # bad throws caught by asking the table what the dice show
     rolls: Counter = field(default_factory=Counter)  # good throws: "read", "wrong", "stall"
     results: Counter = field(default_factory=Counter)  # games: "right", "wrong", "stall"
@@ -189,32 +190,48 @@ class Bench:
             out[0] = DieAt(out[0].value, 1.06, out[0].y, False, out[0].angle)
         return tuple(out)
 
+    def bad_throw(self) -> str | None:
+        """What is wrong with the next throw: about one in twelve is cocked, off the half or off the field."""
+        return self.rng.choice(("cocked", "off-half", "outside")) if self.rng.random() < 0.08 else None
+
+    def roll(self) -> tuple[int, int]:
+        return (self.rng.randint(1, 6), self.rng.randint(1, 6))
+
+    def called_again(self, answer: Say | None, bad: str) -> bool:
+        """Tallies a throw that must be thrown again; True when the referee called for it."""
+        assert self.session is not None
+        # the referee asking what the dice show (not taking the roll) catches the bad throw too
+        asked = answer is None and self.session.dice_question is not None
+        caught = (answer is not None and answer.signal == "REROLL") or asked
+        self.tally.rerolls["caught" if caught else "missed"] += 1
+        self.tally.reroll_kinds[bad] += 1
+        self.tally.rerolls_asked += asked
+        if not caught:
+            self.tally.rerolls_missed[bad] += 1
+            self.trace(f"{bad} throw not called for a reroll ({answer.signal if answer else 'no signal'})")
+        return caught
+
     def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> bool:
-        """The roller throws until the dice count; False when the referee stalled."""
+        """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
+        thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
+        took a throw that had to be thrown again, and the game cannot go on in step."""
         half = roller_half(self.orientation, mover)
         hand = (HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180),)
         while True:
             self.show(Shot(board, hands=hand, frames=1))
-            bad = self.rng.choice(("cocked", "off-half", "outside")) if self.rng.random() < 0.08 else None
-            shot = Shot(board, dice=self.dice_at(half, dice, bad), frames=4)
+            bad = self.bad_throw()
+            shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
             if bad:
-                # the referee asking what the dice show (not taking the roll) catches the bad throw too
-                asked = answer is None and self.session.dice_question is not None
-                caught = (answer is not None and answer.signal == "REROLL") or asked
-                self.tally.rerolls["caught" if caught else "missed"] += 1
-                self.tally.rerolls_asked += asked
-                if not caught:
-                    self.tally.rerolls_missed[bad] += 1
-                    self.trace(
-                        f"{bad} throw not called for a reroll ({answer.signal if answer else 'no signal'})"
-                    )
+                self.called_again(answer, bad)
                 if answer and answer.signal == "ROLL_OK":
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
             if answer is None or answer.signal != "ROLL_OK":
                 # a good throw called for a reroll annoys the table as much as a roll never read
-                self.tally.rolls["false reroll" if answer and answer.signal == "REROLL" else "stall"] += 1
+                kind = "false reroll" if answer and answer.signal == "REROLL" else "stall"
+                self.tally.rolls[kind] += 1
+                self.trace(f"a good throw of {dice}: {kind} ({answer.text if answer else 'no signal'})")
                 return False
             assert self.session is not None and self.session.game is not None
             rolls = [
@@ -222,7 +239,11 @@ class Bench:
             ]
             right = bool(rolls) and rolls[-1] in (dice, dice[::-1])
             self.tally.rolls["read" if right else "wrong"] += 1
-            return right
+            if not right:
+                # the players play the dice as they lie: what the misreading costs shows in the verdict
+                # on that play (a legal play called illegal counts against the referee like any other)
+                self.trace(f"a throw of {dice} read as {rolls[-1] if rolls else None}")
+            return True
 
     def move(
         self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]
@@ -249,26 +270,57 @@ class Bench:
         assert self.session is not None
         self.session.start_from(board, on_roll)
 
+    def opening_die(self, side: Side, bad: str | None) -> DieAt:
+        """``side``'s opening die, thrown into its own half (or, ``bad``, cocked, into the other half, or
+        off the field)."""
+        half = roller_half(self.orientation, side)
+        (die,) = self.dice_at(half, (self.rng.randint(1, 6),), "cocked" if bad == "cocked" else None)
+        if bad == "off-half":
+            return replace(die, x=1.0 - die.x)
+        if bad == "outside":
+            return replace(die, x=1.06 if half == "right" else -0.06)
+        return die
+
     def opening(self) -> tuple[Side, tuple[int, int], bool]:
-        """Setup and the opening roll: (the side on roll, its dice, whether the referee read them)."""
+        """Setup and the opening roll: (the side on roll, its dice, whether the referee read them).
+
+        Each player throws one die; a tie is thrown again by both, a bad die (cocked, in the other
+        half, off the field) by its owner alone, the good die staying where it lies."""
         start = Board.start()
         answer, _ = self.show(Shot(start, frames=4), until=("READY",))
         if answer is None:
             self.tally.rolls["stall"] += 1
             self.resync(start, Side.LIGHT)
-            return Side.LIGHT, (self.rng.randint(1, 6), self.rng.randint(1, 6)), False
-        a, b = self.rng.sample(range(1, 7), 2)  # a tie is thrown again: leave it out
-        light_half = roller_half(self.orientation, Side.LIGHT)
-        dark_half = roller_half(self.orientation, Side.DARK)
-        dice_at = self.dice_at(light_half, (a,)) + self.dice_at(dark_half, (b,))
-        self.show(Shot(start, hands=(HandAt(0.5, 0.5),), frames=1))
-        answer, _ = self.show(Shot(start, dice=dice_at, frames=4), until=("ROLL_OK",))
+            return Side.LIGHT, self.roll(), False
+        throwing: tuple[Side, ...] = tuple(Side)
+        dice: dict[Side, DieAt] = {}
+        while True:
+            bad = self.bad_throw()
+            spoilt = self.rng.choice(throwing) if bad else None
+            for side in throwing:
+                dice[side] = self.opening_die(side, bad if side is spoilt else None)
+            self.show(Shot(start, hands=(HandAt(0.5, 0.5),), frames=1))
+            shot = Shot(start, dice=(dice[Side.LIGHT], dice[Side.DARK]), frames=4)
+            answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
+            a, b = dice[Side.LIGHT].value, dice[Side.DARK].value
+            if bad is None and a != b:
+                break
+            caught = self.called_again(answer, bad or "tie")
+            if not caught and answer is not None and answer.signal == "ROLL_OK":
+                self.resync(start, Side.LIGHT)  # out of step: a new game from the start
+                return Side.LIGHT, self.roll(), False
+            # a tie is thrown again by both; a bad die by its owner alone
+            throwing = tuple(Side) if spoilt is None else (spoilt,)
         mover = Side.LIGHT if a > b else Side.DARK
-        if answer is None:
-            self.tally.rolls["stall"] += 1
+        if answer is None or answer.signal != "ROLL_OK":
+            self.tally.rolls["stall" if answer is None else "false reroll"] += 1
             self.resync(start, mover)
             return mover, (max(a, b), min(a, b)), False
-        self.tally.rolls["read"] += 1
+        assert self.session is not None and self.session.game is not None
+        right = self.session.game.dice == (max(a, b), min(a, b)) and self.session.on_roll is mover
+        self.tally.rolls["read" if right else "wrong"] += 1
+        if not right:
+            self.trace(f"the opening throw light {a}, dark {b} read as {self.session.game.dice}")
         return mover, (max(a, b), min(a, b)), True
 
     def game(self) -> None:
@@ -304,7 +356,7 @@ class Bench:
                 self.tally.results["right" if ok else ("stall" if answer is None else "wrong")] += 1
                 return
             mover = mover.other
-            dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
+            dice = self.roll()
 
     def legal_turn(self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]) -> Say | None:
         answer, _ = self.move(board, after, mover, dice_at)
@@ -401,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         f"illegal plays caught:      {_pct(t.illegal, 'caught')} (target >= 99 %)",
         f"illegal plays passed as legal: {t.illegal['passed']}; no verdict: {t.illegal['stall']}",
         f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all; {t.rerolls_asked} by asking); "
-        f"missed {dict(t.rerolls_missed) or 'none'}",
+        f"missed {dict(t.rerolls_missed) or 'none'} of {dict(sorted(t.reroll_kinds.items()))}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
