@@ -224,6 +224,17 @@ def test_dice_it_is_not_sure_of_are_asked_about_and_accept_takes_them() -> None:
     assert sorted(t.session.game.dice) == [2, 4] and t.session.on_roll is Side.DARK
 
 
+def test_at_the_opening_a_die_that_may_lean_is_thrown_again_by_its_owner_alone() -> None:
+    t = table()
+    t.see(START)
+    said = t.see(START, [unclear(1, "right"), die(5, "left")])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "Is it 1 and 5, every die flat?" in said[0].text and "its owner throws it again" in said[0].text
+    t.moving()
+    assert signals(t.see(START, [die(6, "right", shift=30), die(5, "left")])) == ["ROLL_OK"]
+    assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (6, 5)
+
+
 def test_dice_thrown_again_after_the_question_are_read_afresh() -> None:
     t = table()
     opened(t)
