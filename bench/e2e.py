@@ -39,6 +39,7 @@ from referee.rules_options import RuleOptions
 from referee.session import Say, Session, SessionOptions, roller_half
 
 WAIT = 30  # frames the virtual players wait for a signal (3 s)
+EARLY = 0.03  # the share of legal plays after which the opponent throws before the dice are lifted
 GAMES = 200  # `make bench`
 
 
@@ -124,6 +125,7 @@ class Bench:
         self.pipeline: Pipeline | None = None
         self.answer_t = 0.0
         self.asked = False
+        self.heard: list[str] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
 
@@ -136,12 +138,14 @@ class Bench:
         self, shot: Shot, until: tuple[str, ...] = (), frames: int | None = None
     ) -> tuple[Say | None, float]:
         """Plays a shot; with ``until``, keeps it on the table until one of those signals (or WAIT frames).
-        Returns the signal given (or None) and the stream time of the shot's first frame."""
+        Returns the signal given (or None) and the stream time of the shot's first frame; ``heard``
+        holds every signal of the shot."""
         assert self.session is not None and self.pipeline is not None
         n = frames if frames is not None else shot.frames
         first_t = self.index / self.table.fps
         k = 0
         answer = None
+        self.heard = []
         still: TableFrame | None = None
         while k < n or (until and answer is None and k < n + WAIT):
             if still is not None:
@@ -168,6 +172,7 @@ class Bench:
                 if len(truth) == len(shot.dice) and truth == sorted(asked_dice):
                     self.tally.dice_confirmed += 1
                     says += self.session.press("ACCEPT", frame.t)
+            self.heard += [say.signal for say in says if say.signal]
             for say in says:
                 if say.signal in until and answer is None:
                     answer = say
@@ -197,18 +202,19 @@ class Bench:
     def roll(self) -> tuple[int, int]:
         return (self.rng.randint(1, 6), self.rng.randint(1, 6))
 
-    def called_again(self, answer: Say | None, bad: str) -> bool:
-        """Tallies a throw that must be thrown again; True when the referee called for it."""
+    def called_again(self, bad: str) -> bool:
+        """Tallies a throw that must be thrown again, by what the referee said in the last shot; True when
+        it called for a throw again."""
         assert self.session is not None
         # the referee asking what the dice show (not taking the roll) catches the bad throw too
-        asked = answer is None and self.session.dice_question is not None
-        caught = (answer is not None and answer.signal == "REROLL") or asked
+        asked = "REROLL" not in self.heard and self.session.dice_question is not None
+        caught = "REROLL" in self.heard or asked
         self.tally.rerolls["caught" if caught else "missed"] += 1
         self.tally.reroll_kinds[bad] += 1
         self.tally.rerolls_asked += asked
         if not caught:
             self.tally.rerolls_missed[bad] += 1
-            self.trace(f"{bad} throw not called for a reroll ({answer.signal if answer else 'no signal'})")
+            self.trace(f"{bad} throw not called for a reroll (heard {self.heard or 'nothing'})")
         return caught
 
     def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> bool:
@@ -223,7 +229,7 @@ class Bench:
             shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
             if bad:
-                self.called_again(answer, bad)
+                self.called_again(bad)
                 if answer and answer.signal == "ROLL_OK":
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
@@ -246,16 +252,30 @@ class Bench:
             return True
 
     def move(
-        self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]
+        self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...], early: bool = False
     ) -> tuple[Say | None, float]:
-        """Checkers moved under a hand, the dice lifted, the board settling: the referee's verdict."""
+        """Checkers moved under a hand, the dice lifted, the board settling: the referee's verdict.
+
+        ``early``: the opponent throws before the mover has lifted the dice (that throw does not count:
+        the referee must say so with its verdict, and the opponent throws again)."""
         y = 0.7 if mover is Side.LIGHT else 0.3
         self.show(Shot(after, dice=dice_at, hands=(HandAt(0.5, y),), frames=1))
-        self.show(Shot(after, hands=(HandAt(0.5, y),), frames=1))
+        thrown: tuple[DieAt, ...] = ()
+        if early:
+            half = roller_half(self.orientation, mover.other)
+            thrown = self.dice_at(half, self.roll())
+            hand = HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180)
+            self.show(Shot(after, dice=dice_at, hands=(hand,), frames=1))
+            self.show(Shot(after, dice=dice_at + thrown, frames=3))
+        self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
         self.asked = False
-        answer, lifted = self.show(Shot(after, frames=4), until=("READY", "ILLEGAL", "GAME_OVER", "ROLL_OK"))
+        answer, lifted = self.show(
+            Shot(after, dice=thrown, frames=4), until=("READY", "ILLEGAL", "GAME_OVER", "ROLL_OK")
+        )
         if answer is not None:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
+        if early:
+            self.called_again("early")
         return answer, lifted
 
     def trace(self, what: str) -> None:
@@ -305,7 +325,7 @@ class Bench:
             a, b = dice[Side.LIGHT].value, dice[Side.DARK].value
             if bad is None and a != b:
                 break
-            caught = self.called_again(answer, bad or "tie")
+            caught = self.called_again(bad or "tie")
             if not caught and answer is not None and answer.signal == "ROLL_OK":
                 self.resync(start, Side.LIGHT)  # out of step: a new game from the start
                 return Side.LIGHT, self.roll(), False
@@ -359,7 +379,9 @@ class Bench:
             dice = self.roll()
 
     def legal_turn(self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]) -> Say | None:
-        answer, _ = self.move(board, after, mover, dice_at)
+        # now and then the opponent throws too soon (not when the play ends the game: no roll follows)
+        early = after.off(mover) < 15 and self.rng.random() < EARLY
+        answer, _ = self.move(board, after, mover, dice_at, early)
         got = answer.signal if answer else None
         self.tally.legal[
             {"READY": "legal", "GAME_OVER": "legal", "ILLEGAL": "illegal"}.get(got, "stall")
