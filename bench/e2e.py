@@ -217,6 +217,16 @@ class Bench:
             self.trace(f"{bad} throw not called for a reroll (heard {self.heard or 'nothing'})")
         return caught
 
+    def asked_wrongly(self) -> bool:
+        """The referee asked about a good throw's dice and named a face they do not show: the players
+        throw both again, as the question asks (counted; a throw asked about rightly was confirmed)."""
+        assert self.session is not None
+        if self.session.dice_question is None:
+            return False
+        self.tally.rolls["asked wrongly"] += 1
+        self.trace(f"asked whether the dice show {self.session.dice_question}: thrown again")
+        return True
+
     def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> bool:
         """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
@@ -232,6 +242,8 @@ class Bench:
                 self.called_again(bad)
                 if answer and answer.signal == "ROLL_OK":
                     return False  # a bad throw taken as a roll: the session is out of step
+                continue
+            if answer is None and self.asked_wrongly():
                 continue
             if answer is None or answer.signal != "ROLL_OK":
                 # a good throw called for a reroll annoys the table as much as a roll never read
@@ -324,6 +336,9 @@ class Bench:
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
             a, b = dice[Side.LIGHT].value, dice[Side.DARK].value
             if bad is None and a != b:
+                if answer is None and self.asked_wrongly():
+                    throwing = tuple(Side)
+                    continue
                 break
             caught = self.called_again(bad or "tie")
             if not caught and answer is not None and answer.signal == "ROLL_OK":
@@ -477,7 +492,8 @@ def main(argv: list[str] | None = None) -> int:
         f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all; {t.rerolls_asked} by asking); "
         f"missed {dict(t.rerolls_missed) or 'none'} of {dict(sorted(t.reroll_kinds.items()))}",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
-        f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}",
+        f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}; "
+        f"asked about with a wrong face (thrown again): {t.rolls['asked wrongly']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}",

@@ -500,10 +500,10 @@ class Session:
         self._dice_question = (dice, take)
         faces = " and ".join(str(_face(d)) for d in dice)
         # house rule: both dice again; at the opening only the die that leans
-        again = "its owner throws it again" if self.stage is Stage.OPENING else "throw both dice again"
+        leans = "; if a die leans, its owner alone" if self.stage is Stage.OPENING else ""
         text = (
             f"not sure of the dice: a die may lean, or a face is unclear. Is it {faces}, every die flat? "
-            f"Press ACCEPT if so; if a die leans, {again}"
+            f"Press ACCEPT if so; if not, throw both dice again{leans}"
         )
         self._log("unclear", obs.t, text=text, evidence=obs)
         return [Say(CANNOT_SEE, text)]
