@@ -149,6 +149,23 @@ def test_a_cocked_die_showing_one_pip_is_asked_about_not_taken_flat(seed: int, x
     assert d.value is None and d.unreadable and d.likeliest == 1 and not d.cocked
 
 
+def test_a_cocked_die_found_twice_is_one_die() -> None:
+    # bench.e2e seed 1001: a cocked 3 shows its top and a side face, and the detector found both, 0.84
+    # die sides apart; "three dice on the board" is no call to throw again, one cocked die is
+    from referee.demo_script import DieAt, Shot, VirtualTable
+    from referee.layout import Board
+
+    board = Board(
+        (0, 2, 2, 0, 0, 4, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 2),
+        (3, 1, 0, 2, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 2, 0, 0, 2, 0),
+    )
+    dice = (DieAt(3, 0.6311, 0.4646, cocked=True, angle=10.666), DieAt(5, 0.7431, 0.5193, angle=58.587))
+    table = VirtualTable(noise=0.004, light_drift=0.03, seed=1001)
+    frame = table.render(Shot(board, dice=dice, frames=4), 0, 9696)
+    found = find_dice(frame.image, frame.field_quad)
+    assert [(d.cocked, d.value) for d in found] == [(True, None), (False, 5)]
+
+
 def test_a_missing_model_is_a_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="dice flags model"):
         dice_flags.net(tmp_path / "dice_flags.onnx")

@@ -229,7 +229,8 @@ def test_at_the_opening_a_die_that_may_lean_is_thrown_again_by_its_owner_alone()
     t.see(START)
     said = t.see(START, [unclear(1, "right"), die(5, "left")])
     assert signals(said) == ["CANNOT_SEE"]
-    assert "Is it 1 and 5, every die flat?" in said[0].text and "if a die leans, its owner alone" in said[0].text
+    assert "Is it 1 and 5, every die flat?" in said[0].text
+    assert "if a die leans, its owner alone" in said[0].text
     t.moving()
     assert signals(t.see(START, [die(6, "right", shift=30), die(5, "left")])) == ["ROLL_OK"]
     assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (6, 5)
