@@ -402,6 +402,8 @@ class Bench:
             {"READY": "legal", "GAME_OVER": "legal", "ILLEGAL": "illegal"}.get(got, "stall")
         ] += 1
         if got not in ("READY", "GAME_OVER"):
+            shown = after.layout(self.orientation).to_json()
+            self.trace(f"a legal play left {got or 'without a verdict'} (heard {self.heard}): played {shown}")
             self.resync(after, mover.other)
         return answer
 
