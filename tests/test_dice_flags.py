@@ -149,21 +149,45 @@ def test_a_cocked_die_showing_one_pip_is_asked_about_not_taken_flat(seed: int, x
     assert d.value is None and d.unreadable and d.likeliest == 1 and not d.cocked
 
 
+def e2e_frame(seed: int, shot_index: int, light: tuple[int, ...], dark: tuple[int, ...], dice: tuple):
+    """A frame of bench.e2e's virtual table, as its lane ``seed`` rendered it."""
+    from referee.demo_script import Shot, VirtualTable
+    from referee.layout import Board
+
+    table = VirtualTable(noise=0.004, light_drift=0.03, seed=seed)
+    return table.render(Shot(Board(light, dark), dice=dice, frames=4), 0, shot_index)
+
+
 def test_a_cocked_die_found_twice_is_one_die() -> None:
     # bench.e2e seed 1001: a cocked 3 shows its top and a side face, and the detector found both, 0.84
     # die sides apart; "three dice on the board" is no call to throw again, one cocked die is
-    from referee.demo_script import DieAt, Shot, VirtualTable
-    from referee.layout import Board
+    from referee.demo_script import DieAt
 
-    board = Board(
+    frame = e2e_frame(
+        1001,
+        9696,
         (0, 2, 2, 0, 0, 4, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 2, 0, 0, 2),
         (3, 1, 0, 2, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 2, 0, 0, 2, 0),
+        (DieAt(3, 0.6311, 0.4646, cocked=True, angle=10.666), DieAt(5, 0.7431, 0.5193, angle=58.587)),
     )
-    dice = (DieAt(3, 0.6311, 0.4646, cocked=True, angle=10.666), DieAt(5, 0.7431, 0.5193, angle=58.587))
-    table = VirtualTable(noise=0.004, light_drift=0.03, seed=1001)
-    frame = table.render(Shot(board, dice=dice, frames=4), 0, 9696)
     found = find_dice(frame.image, frame.field_quad)
     assert [(d.cocked, d.value) for d in found] == [(True, None), (False, 5)]
+
+
+def test_a_die_beside_a_checker_whose_peak_is_pulled_off_it_is_found() -> None:
+    # bench.e2e seed 1: the detector's peak for a 4 beside a checker's rim lies 0.9 die sides off the
+    # die, where the reader sees no die; read again off that centre, it is found (one die on the board
+    # would have been a call to throw again)
+    from referee.demo_script import DieAt
+
+    frame = e2e_frame(
+        1,
+        21028,
+        (3, 1, 5, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0),
+        (6, 0, 0, 3, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0, 0, 0, 0),
+        (DieAt(2, 0.63337, 0.49130, angle=30.0611), DieAt(4, 0.76785, 0.55502, angle=42.1294)),
+    )
+    assert [d.value for d in find_dice(frame.image, frame.field_quad)] == [2, 4]
 
 
 def test_a_missing_model_is_a_model_error(tmp_path: Path) -> None:
