@@ -27,6 +27,15 @@ def opened(t: Table) -> Board:
     return START
 
 
+def dark_to_roll(t: Table) -> Board:
+    """Setup, light's opening 3-1 played 8/5 6/5 and judged legal: dark to roll into its right-hand
+    half (the image's left). Returns the board."""
+    opened(t)
+    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    t.see(board)
+    return board
+
+
 def test_seats_and_halves_follow_the_orientation() -> None:
     assert seat(Orientation.TOP_LEFT, Side.LIGHT) == "top"
     assert roller_half(Orientation.TOP_LEFT, Side.LIGHT) == "left"
@@ -141,9 +150,7 @@ def test_hidden_cell_gives_no_verdict() -> None:
 
 def test_reroll_for_cocked_on_checker_and_wrong_half() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)  # legal; dark to roll into its right-hand half = image left
+    board = dark_to_roll(t)
     for bad in (
         [die(3, "left", cocked=True), die(2, "left", shift=50)],
         [die(3, "left", on_checker=True), die(2, "left", shift=50)],
@@ -162,9 +169,7 @@ def test_a_throw_like_the_last_roll_after_the_dice_were_lifted_is_a_new_throw() 
     The referee saw the board without dice in between: this is a new throw (in the wrong half), not
     dark's dice still lying there."""
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     dark_dice = [die(4, "left"), die(2, "left", shift=50)]
     assert signals(t.see(board, dark_dice)) == ["ROLL_OK"]
     board = after(board, Side.DARK, (4, 2), "8/4 6/4")
@@ -178,9 +183,7 @@ def test_a_throw_called_again_that_lands_alike_after_a_hand_is_a_new_throw() -> 
     few pixels from where the first lay. A hand came between: it is a new throw, called again, and
     the throw after it that counts is read."""
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     wrong_half = [die(4, "right"), die(5, "right", shift=50)]
     assert signals(t.see(board, wrong_half)) == ["REROLL"]
     assert t.see(board, wrong_half) == []  # the same dice still lying there: not called twice
@@ -195,9 +198,7 @@ def test_a_hand_over_the_board_after_a_roll_that_counts_does_not_make_its_dice_n
     """After ROLL_OK a hand moves checkers with the dice still down: the roll's dice are not a new
     throw, even though the board moved."""
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     dark_dice = [die(4, "left"), die(2, "left", shift=50)]
     assert signals(t.see(board, dark_dice)) == ["ROLL_OK"]
     t.moving()
@@ -212,9 +213,7 @@ def unclear(value: int, half: str, shift: float = 0.0) -> DieReading:
 
 def test_dice_it_is_not_sure_of_are_asked_about_and_accept_takes_them() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     said = t.see(board, [unclear(4, "left"), die(2, "left", shift=50)])
     assert signals(said) == ["CANNOT_SEE"]
     assert "Is it 4 and 2, every die flat? Press ACCEPT" in said[0].text
@@ -238,9 +237,7 @@ def test_at_the_opening_a_die_that_may_lean_is_thrown_again_by_its_owner_alone()
 
 def test_dice_thrown_again_after_the_question_are_read_afresh() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     assert signals(t.see(board, [unclear(5, "left"), die(1, "left", shift=50)])) == ["CANNOT_SEE"]
     t.moving()  # the die leaned: both thrown again
     assert signals(t.see(board, [die(6, "left", shift=20), die(3, "left", shift=70)])) == ["ROLL_OK"]
@@ -259,9 +256,7 @@ def test_an_unclear_opening_die_is_asked_about_too() -> None:
 
 def test_one_die_on_a_clear_board_means_the_other_left_it() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     said = t.see(board, [die(4, "left")])
     assert signals(said) == ["REROLL"] and "only one die is on the board" in said[0].text
     t.moving()
@@ -270,25 +265,19 @@ def test_one_die_on_a_clear_board_means_the_other_left_it() -> None:
 
 def test_one_die_is_no_reroll_where_a_die_on_a_checker_counts() -> None:
     t = table(on_checker_valid=True)
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     assert "REROLL" not in signals(t.see(board, [die(4, "left")]))
 
 
 def test_one_die_beside_a_hand_is_not_a_reroll() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     assert "REROLL" not in signals(t.see(board, [die(4, "left")], hidden=("top-3",)))
 
 
 def test_die_on_a_checker_counts_when_the_table_says_so() -> None:
     t = table(on_checker_valid=True)
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     assert signals(t.see(board, [die(3, "left", on_checker=True), die(2, "left", shift=50)])) == ["ROLL_OK"]
 
 
@@ -312,9 +301,7 @@ def test_roll_before_the_dice_are_lifted_does_not_count() -> None:
 
 def test_cube_double_take_then_drop_ends_the_game() -> None:
     t = table()
-    opened(t)
-    board = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
-    t.see(board)
+    board = dark_to_roll(t)
     t.press("DOUBLE")
     assert t.session.stage is Stage.DOUBLED
     said = t.press("TAKE")
