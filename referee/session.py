@@ -417,7 +417,7 @@ class Session:
             if problem and owner not in bad:
                 bad[owner] = problem
         if bad:
-            self._blocked_dice, self._rethrow = dice, True
+            self._throw_again(dice)
             text = "; ".join(f"{s.value}'s die {why}: {s.value} throws again" for s, why in bad.items())
             self._log("reroll", obs.t, text=text, evidence=obs)
             return [Say(REROLL, text)]
@@ -433,12 +433,17 @@ class Session:
     ) -> list[Say]:
         assert self.game is not None and light is not None and dark is not None
         events = self.game.opening_roll(light, dark)
-        self._blocked_dice = dice
         if light == dark:
-            self._rethrow = True
+            self._throw_again(dice)
             out = self._record_events(events, t)
             return [Say(REROLL, out[0].text)] + out[1:]
+        self._blocked_dice = dice
         return self._rolled(events, t, opening=True)
+
+    def _throw_again(self, dice: Sequence[DieReading]) -> None:
+        """Notes ``dice`` as called for a throw again: not a new throw while they lie there, but once
+        the board moves (a hand comes for them) whatever settles next is (see :meth:`observe`)."""
+        self._blocked_dice, self._rethrow = dice, True
 
     def _roll(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
@@ -451,7 +456,7 @@ class Session:
             # both dice leave the cup together: one settled on a clear board, the other is off it or on a
             # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
             # then the referee waits, as a die there may simply be unseen)
-            self._blocked_dice, self._rethrow = dice, True
+            self._throw_again(dice)
             text = (
                 f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
             )
@@ -468,7 +473,7 @@ class Session:
             if why:
                 problems.append(f"a die {why}")
         if problems:
-            self._blocked_dice, self._rethrow = dice, True
+            self._throw_again(dice)
             text = "; ".join(problems) + f": {mover.value} throws both dice again"
             self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
             return [Say(REROLL, text)]
@@ -769,7 +774,7 @@ class Session:
             )
         )
         if not ok:
-            self._blocked_dice, self._rethrow = dice, True
+            self._throw_again(dice)
             return [Say(REROLL, f"{opponent.value} throws both dice again into the right-hand half")]
         v1, v2 = values
         assert v1 is not None and v2 is not None
