@@ -72,6 +72,11 @@ class Tally:
             setattr(self, f.name, mine + theirs)
 
 
+def throwing_hand(half: str) -> HandAt:
+    """A hand over the image ``half`` ("left"/"right") it throws into, reaching in from its own side."""
+    return HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180)
+
+
 class SameFrameReader:
     """The board reader, answering again without reading when it is handed the very same picture.
 
@@ -235,9 +240,8 @@ class Bench:
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
         took a throw that had to be thrown again, and the game cannot go on in step."""
         half = roller_half(self.orientation, mover)
-        hand = (HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180),)
         while True:
-            self.show(Shot(board, hands=hand, frames=1))
+            self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
             shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
             answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
@@ -279,8 +283,7 @@ class Bench:
         if early:
             half = roller_half(self.orientation, mover.other)
             thrown = self.dice_at(half, self.roll())
-            hand = HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180)
-            self.show(Shot(after, dice=dice_at, hands=(hand,), frames=1))
+            self.show(Shot(after, dice=dice_at, hands=(throwing_hand(half),), frames=1))
             self.show(Shot(after, dice=dice_at + thrown, frames=3))
         self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
         self.asked = False

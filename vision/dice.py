@@ -344,8 +344,9 @@ def find_dice(
     image = _as_bgr(image)
     quad = _quad(field_quad)
     cands = candidates(image, quad)
+    die_side = _die_side(quad) if quad is not None else 0.0
     if quad is not None:
-        cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
+        cands, probs = _recentred(image, cands, _read(image, cands), die_side)
     else:
         probs = _read_carefully(image, cands)
     kept = [
@@ -358,7 +359,7 @@ def find_dice(
         judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
         odds = [_cocked_odds(probs[i]) for i in kept]
         lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
-        ones = _one_per_leaning_die(points, lay, _die_side(quad))
+        ones = _one_per_leaning_die(points, lay, die_side)
         kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
         p_cocked = [float(j[0]) for j in judged]
         leaning = [x is dice_flags.Lean.COCKED for x in lay]
@@ -385,13 +386,13 @@ def find_dice(
         die_p = 1.0 - float(p[0])
         confidence = leans if cocked else float(p[value]) / die_p
         unreadable = not cocked and confidence < READABLE
-        if unreadable and _pips_agree(image, c, value):
-            # the network is unsure but the pips, counted the classical way, say the same face
-            unreadable = False
         if doubt:
             # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
             # call, so it is reported unreadable with its face (pips cannot tell a lean)
             unreadable, confidence = True, min(confidence, 1.0 - leans)
+        elif unreadable and _pips_agree(image, c, value):
+            # the network is unsure but the pips, counted the classical way, say the same face
+            unreadable = False
         x, y, side, box = c.x, c.y, c.side, c.box
         outside, half, on_checker = False, None, False
         if quad is not None:
