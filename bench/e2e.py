@@ -28,6 +28,7 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
 from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
@@ -63,6 +64,7 @@ class Tally:
     dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
     misses: list[str] = field(default_factory=list)  # what the reader saw at each missed call, to trace it
+    decisions: list[str] = field(default_factory=list)  # every signal and its words, in order (``--log``)
     cpu: float = 0.0  # CPU seconds the games took (the machine may be shared: wall time says less)
 
     def add(self, other: Tally) -> None:
@@ -178,6 +180,9 @@ class Bench:
                     self.tally.dice_confirmed += 1
                     says += self.session.press("ACCEPT", frame.t)
             self.heard += [say.signal for say in says if say.signal]
+            self.tally.decisions += [
+                f"seed {self.seed} frame {frame.index}: {say.signal or '-'}: {say.text}" for say in says
+            ]
             for say in says:
                 if say.signal in until and answer is None:
                     answer = say
@@ -478,6 +483,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--noise", type=float, default=0.004)
     parser.add_argument("--drift", type=float, default=0.03, help="the room's light drifts by this much")
+    parser.add_argument(
+        "--log", type=Path, help="write every signal and its words, in order, to this file (to compare runs)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
@@ -525,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"n={len(times)}"
             )
     print("\n" + "\n".join(lines))
+    if args.log is not None:
+        args.log.write_text("".join(line + "\n" for line in t.decisions), encoding="utf-8")
     for miss in t.misses:
         print("missed:", miss)
     missed = (
