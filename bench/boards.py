@@ -28,11 +28,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.position import START
 from calibration.learn import calibrate
 from calibration.profile import Profile
-from referee.layout import Board, ImageLayout, Orientation, Side
 from referee.moves import legal_plays
-from referee.position import START
 from vision.board_reader import BoardReader
 from vision.reading import BoardReading, DieReading
 from vision.render import STYLES, Camera, DieSpec, HandSpec, Rendered, render, scene_from_layout

@@ -164,8 +164,8 @@ def bench_boards() -> None:
     """The dice of the real board photographs: ``find_dice`` alone, and as ``referee read`` gives them
     (the board reader with a profile calibrated on the photograph's own label, which drops "dice" that are
     the board's own look)."""
+    from bgboard.layout import ImageLayout
     from calibration.learn import calibrate
-    from referee.layout import ImageLayout
     from vision.board_reader import BoardReader
 
     for e in json.loads((DATA / "real-boards" / "labels.json").read_text()):

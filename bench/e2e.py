@@ -31,9 +31,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from bgboard.layout import Board, Side
 from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
 from referee.game import EventKind, classify
-from referee.layout import Board, Side
 from referee.live import Pipeline
 from referee.moves import legal_plays
 from referee.rules_options import RuleOptions

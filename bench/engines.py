@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import pyspiel
 
-from referee.position import Position
+from bgboard.position import Position
 
 _BAR = 100  # OpenSpiel's index of the bar in state.board(player, pos)
 

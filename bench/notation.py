@@ -24,6 +24,7 @@ from pathlib import Path
 
 import gnubg
 
+from bgboard.position import Position
 from referee.notation import (
     MatchState,
     decode_match_id,
@@ -35,7 +36,6 @@ from referee.notation import (
     parse_mat,
     write_mat,
 )
-from referee.position import Position
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-matches"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.render import STYLES, Camera, DieSpec, HandSpec, render, scene_from_layout
 from vision.render_random import random_scene
 

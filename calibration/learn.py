@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from bgboard.layout import Board, ImageLayout, Orientation
 from calibration.augment import Cut, cut_checker, paste
 from calibration.profile import Profile
-from referee.layout import Board, ImageLayout, Orientation
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples, dice_finder
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.geometry import ROWS, BoardGeometry, find_bar

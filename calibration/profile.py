@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.layout import Orientation
+from bgboard.layout import Orientation
 from vision.checkers import FEATURES, EmptyField, EmptyReference, SlotModel
 from vision.geometry import BoardGeometry
 

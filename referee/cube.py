@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from referee.layout import Side
+from bgboard.layout import Side
 from referee.rules_options import PHYSICAL_CUBE_MAX
 
 

@@ -24,9 +24,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.layout import Board, Orientation, Side
+from bgboard.layout import Board, Orientation, Side
+from bgboard.position import BAR, Position
 from referee.moves import Play, legal_plays
-from referee.position import BAR, Position
 
 ORIENTATION = Orientation.BOTTOM_RIGHT
 ILLEGAL_TURN = 3  # the index in the dice plan of light's turn that goes wrong first

@@ -8,9 +8,9 @@ ExportError: match 1 is not in the record
 
 from __future__ import annotations
 
+from bgboard.layout import Side
 from referee.game import Event, GameResult, Outcome
 from referee.journal import GameRow, Journal
-from referee.layout import Side
 from referee.match import FinishedGame, Match
 from referee.notation.matfile import MatchRecord, write_mat
 from referee.rules_options import RuleOptions

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from bgboard.layout import Board, Side
+from bgboard.position import BAR, CHECKERS, Position
 from referee.cube import Cube, CubeError
 from referee.judge import Judgement, judge
-from referee.layout import Board, Side
 from referee.moves import Play, legal_plays
-from referee.position import BAR, CHECKERS, Position
 from referee.rules_options import RuleOptions
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bgboard.position import BAR, START, Position
 from referee.moves import Play, Relax, legal_plays, reachable
-from referee.position import BAR, START, Position
 
 __all__ = ["START", "Judgement", "judge"]
 

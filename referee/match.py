@@ -19,12 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bgboard.layout import Board, Side
+from bgboard.position import PositionError
 from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
-from referee.layout import Board, Side
 from referee.moves import PlayParseError, apply_moves, parse_moves
 from referee.notation.match_id import GAME_DROPPED, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
 from referee.notation.matfile import UNKNOWN_PLAY, Action, GameRecord, MatchRecord, normalise_play
-from referee.position import PositionError
 from referee.rules_options import RuleOptions
 
 __all__ = ["FinishedGame", "Match", "MatchError", "Outcome", "GameResult"]

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from referee.position import BAR, START, Position
+from bgboard.position import BAR, START, Position
 
 __all__ = ["START", "Move", "Play", "PlayParseError", "legal_plays", "parse_moves", "apply_moves"]
 

@@ -1,7 +1,7 @@
 """Teacher narration: every event at the table in plain words, for the console and the record.
 
 >>> from referee.moves import legal_plays
->>> from referee.position import Position
+>>> from bgboard.position import Position
 >>> pos = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 1, 20: 1})
 >>> play = [p for p in legal_plays(pos, (3, 2)) if p.text == "8/5* 6/4"][0]
 >>> describe_play(Side.DARK, (3, 2), pos, play)[1]
@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-from referee.layout import Side
+from bgboard.layout import Side
+from bgboard.position import BAR, Position
 from referee.moves import Play
-from referee.position import BAR, Position
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 

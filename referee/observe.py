@@ -13,7 +13,7 @@ are a small set. :func:`explain` asks which of them the reading of a settled fra
 Conservation (15 checkers a side) is always applied: the side not on roll cannot bear off, so its
 checkers on the board and the bar must add up to what they were; the mover bears off at most four.
 
-    >>> from referee.layout import Board, Orientation, Side
+    >>> from bgboard.layout import Board, Orientation, Side
     >>> from referee.moves import legal_plays
     >>> before = Board.start()
     >>> plays = legal_plays(before.position(Side.LIGHT), (3, 1))
@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.layout import Board, ImageLayout, Orientation, Side
+from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.position import CHECKERS, PositionError
 from referee.moves import Play
-from referee.position import CHECKERS, PositionError
 from vision.reading import CONFIDENT, BoardReading, CellReading
 
 LEGAL = "legal"
@@ -323,7 +323,7 @@ def differences(
     Cells are named by the reader's best count; hidden cells are left out, and with ``sure_only`` every
     cell the reader is not sure of.
 
-        >>> from referee.layout import Board, Orientation
+        >>> from bgboard.layout import Board, Orientation
         >>> o = Orientation.BOTTOM_RIGHT
         >>> seen = Board.start()
         >>> light = list(seen.light); light[12] = 4; light[7] = 4

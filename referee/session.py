@@ -8,13 +8,13 @@ board moves, with the stream time) and button presses, and returns :class:`Say` 
 tested with readings built straight from boards (:func:`referee.observe.reading_of`).
 
 Seats and halves. A player sits at the row of its own home board (points 1..12 run along the near
-row), so with :class:`~referee.layout.Orientation` ``BOTTOM_*`` light sits at the bottom of the image and
+row), so with :class:`~bgboard.layout.Orientation` ``BOTTOM_*`` light sits at the bottom of the image and
 dark at the top, and the reverse for ``TOP_*``. Dice are thrown into the roller's right-hand half: for
 the player at the bottom that is the image's right half, for the player at the top the image's left
 half (:func:`roller_half`).
 
     >>> from referee.observe import reading_of
-    >>> from referee.layout import Board, Orientation
+    >>> from bgboard.layout import Board, Orientation
     >>> s = Session(SessionOptions(Orientation.BOTTOM_RIGHT))
     >>> [a.signal for a in s.observe(Observation(0.0, reading_of(Board.start(), Orientation.BOTTOM_RIGHT)))]
     ['READY']
@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from bgboard.layout import Board, Orientation, Side
 from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
 from referee.journal import Journal
-from referee.layout import Board, Orientation, Side
 from referee.match import FinishedGame, Match
 from referee.moves import Play
 from referee.narration import describe_play, describe_score, dice_text

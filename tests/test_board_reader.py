@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from bench.boards import dice_readings, frame_for, make_club, random_boards, truth_cells
+from bgboard.layout import Board, Orientation
 from calibration.profile import Profile, ProfileError
-from referee.layout import Board, Orientation
 from vision.board_reader import BoardReader
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
 from vision.reading import BoardReading

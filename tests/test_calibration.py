@@ -9,11 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from bgboard.layout import Board, ImageLayout, Orientation
 from calibration.field import FieldNotFound, find_field, find_markers, marker_sheet, parse_corners
 from calibration.learn import CalibrationError, calibrate, default_orientation
 from calibration.profile import Profile, ProfileError
 from referee.cli import main
-from referee.layout import Board, ImageLayout, Orientation
 from vision.board_reader import BoardReader
 from vision.checkers import AMBIGUOUS_RATIO, EMPTY, LIGHT, EmptyField
 

@@ -34,9 +34,9 @@ def test_batch_answers_each_line_and_survives_bad_ones():
 
 
 def test_result_is_the_position_with_the_opponent_on_roll():
+    from bgboard.position import START
     from referee.moves import apply_moves, parse_moves
     from referee.notation.position_id import decode_position_id, encode_position_id
-    from referee.position import START
 
     out = io.StringIO()
     run_batch(io.StringIO(json.dumps({"position_id": START_ID, "dice": [3, 1]})), out)
@@ -47,8 +47,8 @@ def test_result_is_the_position_with_the_opponent_on_roll():
 
 
 def test_no_legal_play_gives_one_empty_entry():
+    from bgboard.position import Position
     from referee.notation.position_id import encode_position_id
-    from referee.position import Position
 
     closed = Position.from_points({25: 1, 6: 14}, {k: 2 for k in range(1, 7)})
     pid = encode_position_id(closed)

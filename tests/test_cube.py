@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from bgboard.layout import Side
 from referee.cube import Cube, CubeError
-from referee.layout import Side
 from referee.rules_options import RuleOptions, RuleOptionsError
 
 LIGHT, DARK = Side.LIGHT, Side.DARK

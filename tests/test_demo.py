@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
+from bgboard.layout import Board, Side
 from referee.demo_script import PLAN, choose, demo_game
 from referee.game import Game, Outcome
-from referee.layout import Board, Side
 from referee.narration import describe_play
 
 REFEREE = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]

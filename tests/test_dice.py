@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.dice import DiceStabilizer, ImageError, find_dice
 from vision.reading import DieReading
 from vision.render import Camera, DieSpec, render, scene_from_layout

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.cube import find_cube
 from vision.render import Camera, CubeSpec, render, scene_from_layout
 

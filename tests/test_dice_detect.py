@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision import dice_detect
 from vision.dice import _detect_scale, expected_die_side
 from vision.onnx_net import ModelError

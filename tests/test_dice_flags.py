@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision import dice_flags
 from vision.dice import FIELD_IN_DICE, find_dice
 from vision.onnx_net import ModelError
@@ -151,8 +151,8 @@ def test_a_cocked_die_showing_one_pip_is_asked_about_not_taken_flat(seed: int, x
 
 def e2e_frame(seed: int, shot_index: int, light: tuple[int, ...], dark: tuple[int, ...], dice: tuple):
     """A frame of bench.e2e's virtual table, as its lane ``seed`` rendered it."""
+    from bgboard.layout import Board
     from referee.demo_script import Shot, VirtualTable
-    from referee.layout import Board
 
     table = VirtualTable(noise=0.004, light_drift=0.03, seed=seed)
     return table.render(Shot(Board(light, dark), dice=dice, frames=4), 0, shot_index)

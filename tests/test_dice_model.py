@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision import dice_model
 from vision.dice_model import CROP, Candidate, crop, read
 from vision.onnx_net import ModelError

@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from bgboard.layout import Board, Side
+from bgboard.position import START, Position
 from referee.cube import CubeError
 from referee.game import (
     Event,
@@ -18,9 +20,7 @@ from referee.game import (
     Phase,
     classify,
 )
-from referee.layout import Board, Side
 from referee.moves import Play, legal_plays
-from referee.position import START, Position
 from referee.rules_options import RuleOptions
 
 LIGHT, DARK = Side.LIGHT, Side.DARK

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from test_session_fixtures import O, Table, after, die, moved, signals
 
+from bgboard.layout import Board, Side
 from referee.journal import Journal, JournalError
-from referee.layout import Board, Side
 from referee.session import Session, SessionOptions, Stage
 
 START = Board.start()

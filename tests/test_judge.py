@@ -2,9 +2,9 @@
 
 import pytest
 
+from bgboard.position import START, Position
 from referee.judge import judge
 from referee.moves import apply_moves, parse_moves
-from referee.position import START, Position
 
 P = Position.from_points
 

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from referee.layout import Board, ImageLayout, Orientation, Side
-from referee.position import START, Position, PositionError
+from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.position import START, Position, PositionError
 
 
 def test_starting_position_of_the_oblique_product_photo(shared_data):

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from bgboard.layout import Side
 from referee.cube import CubeError
 from referee.game import Game, GameResult, Outcome, Phase
-from referee.layout import Side
 from referee.match import FinishedGame, Match, MatchError
 from referee.notation.match_id import GAME_DROPPED, encode_match_id
 from referee.notation.matfile import Action, GameRecord, MatchRecord, parse_mat, write_mat

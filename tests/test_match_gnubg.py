@@ -6,8 +6,8 @@ import io
 
 import pytest
 
+from bgboard.layout import Board
 from referee.game import EventKind
-from referee.layout import Board
 from referee.notation import encode_position_id, write_mat
 from tests.test_match import random_match
 

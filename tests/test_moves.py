@@ -2,8 +2,8 @@
 
 import pytest
 
+from bgboard.position import START, Position
 from referee.moves import Move, PlayParseError, apply_moves, format_moves, legal_plays, parse_moves
-from referee.position import START, Position
 
 P = Position.from_points
 

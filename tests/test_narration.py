@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from referee.layout import Side
+from bgboard.layout import Side
+from bgboard.position import Position
 from referee.moves import legal_plays
 from referee.narration import describe_play, describe_result, describe_score
-from referee.position import Position
 
 
 def _play(position: Position, dice: tuple[int, int], text: str):

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bench.notation import random_position
+from bgboard.position import START, Position
 from referee.notation.position_id import PositionIdError, decode_position_id, encode_position_id
-from referee.position import START, Position
 
 START_POINTS = {6: 5, 8: 3, 13: 5, 24: 2}
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from bench.notation import random_position, random_state
+from bgboard.position import START, Position
 from referee.notation.match_id import MatchState, decode_match_id, encode_match_id
 from referee.notation.position_id import decode_position_id, encode_position_id
 from referee.notation.xgid import Xgid, XgidError, decode_xgid, encode_xgid
-from referee.position import START, Position
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
 

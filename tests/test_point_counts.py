@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bench.boards import frame_for, make_club, random_boards
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.point_counts import (
     BAR_DARK,
     BAR_LIGHT,

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.render import (
     STYLES,
     Camera,

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from test_session_fixtures import O, Table, die, signals
 
+from bgboard.layout import Board, Side
 from referee.demo_script import PLAN, choose
 from referee.journal import Journal
-from referee.layout import Board, Side
 from referee.session import Session, SessionOptions, Stage, roller_half
 
 TESTS = Path(__file__).resolve().parent

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from test_session_fixtures import O, Table, after, die, moved, signals
 
+from bgboard.layout import Board, Orientation, Side
+from bgboard.position import Position
 from referee.journal import Journal
-from referee.layout import Board, Orientation, Side
-from referee.position import Position
 from referee.rules_options import RuleOptions
 from referee.session import Session, SessionOptions, Stage, roller_half, seat
 from vision.reading import DieReading

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from test_session_fixtures import O, Table, die
 
+from bgboard.layout import Board, Side
+from bgboard.position import Position
 from referee.cli import main
 from referee.config import RefereeConfig, RefereeConfigError, load_config
 from referee.journal import Journal
-from referee.layout import Board, Side
 from referee.notation.matfile import parse_mat
-from referee.position import Position
 from referee.session import Session, SessionOptions
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from referee.layout import Board, Orientation, Side
+from bgboard.layout import Board, Orientation, Side
 from referee.moves import apply_moves, legal_plays, parse_moves
 from referee.observe import reading_of
 from referee.session import Observation, Say, Session

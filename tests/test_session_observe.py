@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from test_session_fixtures import O, after, reading
 
-from referee.layout import Board, Side
+from bgboard.layout import Board, Side
 from referee.moves import legal_plays
 from referee.observe import ILLEGAL, LEGAL, UNCLEAR, explain, shows
 

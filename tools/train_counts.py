@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.point_counts import CLASSES, COVERED, NET_H, NET_W, POINTS, normalise, strips  # noqa: E402
 
 if TYPE_CHECKING:
-    from referee.layout import Board
+    from bgboard.layout import Board
 
 CELLS = [f"{r}-{i}" for r in ("top", "bottom") for i in range(12)] + ["bar-light", "bar-dark"]
 
@@ -60,7 +60,7 @@ CELLS = [f"{r}-{i}" for r in ("top", "bottom") for i in range(12)] + ["bar-light
 def onto_bar(board: Board, rng: np.random.Generator) -> Board:
     """The board with one to four checkers of one side taken off random points onto the bar (hits are
     rarer in random games than a bar strip needs)."""
-    from referee.layout import Board
+    from bgboard.layout import Board
 
     sides = [list(board.light), list(board.dark)]
     side = sides[int(rng.integers(2))]

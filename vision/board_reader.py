@@ -27,8 +27,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from bgboard.position import CHECKERS
 from calibration.profile import Profile, ProfileError
-from referee.position import CHECKERS
 from vision.checkers import (
     DARK,
     EMPTY,

@@ -4,7 +4,7 @@ The renderer serves the tests, the benchmarks and the demonstration; it is deter
 returns the exact truth with the image (where the field, the dice and every checker landed, and which
 cells a hand or cup hides).
 
-    >>> from referee.layout import ImageLayout
+    >>> from bgboard.layout import ImageLayout
     >>> start = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
     >>> frame = render(scene_from_layout(start, dice=(DieSpec(3, 0.7, 0.5), DieSpec(5, 0.8, 0.45))), seed=1)
     >>> frame.image.shape, [d.value for d in frame.dice]
@@ -50,7 +50,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from referee.layout import ImageLayout
+from bgboard.layout import ImageLayout
 from vision.render_camera import CameraModel
 from vision.render_hands import draw_clutter, draw_occluder, make_hand
 from vision.render_place import (

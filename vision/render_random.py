@@ -4,7 +4,7 @@ Benchmarks and tests draw many frames of real positions; this module dresses a p
 table looks, from a seeded generator, so suites are varied and reproducible.
 
     >>> import numpy as np
-    >>> from referee.layout import ImageLayout, Side
+    >>> from bgboard.layout import ImageLayout, Side
     >>> start = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
     >>> scene = random_scene(start, np.random.default_rng(1), occlusion=0.0)
     >>> scene.top == start.top and scene.hands == ()
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.layout import ImageLayout, Side
+from bgboard.layout import ImageLayout, Side
 from vision.render import (
     STYLES,
     Camera,

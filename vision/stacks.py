@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from referee.position import CHECKERS
+from bgboard.position import CHECKERS
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
 from vision.reading import CONFIDENT, CellReading
 

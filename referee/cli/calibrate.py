@@ -60,7 +60,7 @@ def load_image(path: str):  # type: ignore[no-untyped-def]
 
 
 def load_layout(path: str):  # type: ignore[no-untyped-def]
-    from referee.layout import ImageLayout
+    from bgboard.layout import ImageLayout
 
     try:
         data = json.loads(Path(path).read_text())
@@ -83,15 +83,15 @@ def load_layout(path: str):  # type: ignore[no-untyped-def]
 
 
 def _side(name: str):  # type: ignore[no-untyped-def]
-    from referee.layout import Side
+    from bgboard.layout import Side
 
     return Side(name)
 
 
 def run(args: argparse.Namespace) -> int:
+    from bgboard.layout import Orientation
     from calibration.field import FieldNotFound, find_field, parse_corners
     from calibration.learn import CalibrationError, calibrate
-    from referee.layout import Orientation
 
     frame = load_image(args.image)
     layout = load_layout(args.known) if args.known else None

@@ -1,6 +1,6 @@
 """Standard backgammon notation: gnubg Position ID and Match ID, XGID, and .mat match transcripts.
 
->>> from referee.position import START
+>>> from bgboard.position import START
 >>> encode_position_id(START)
 '4HPwATDgc/ABMA'
 """

@@ -4,7 +4,7 @@ gnubg packs the side *not* on roll first, then the side on roll; for each side, 
 bar, each as one ``1`` bit per checker followed by a ``0``. The 80-bit string is stored little-endian in
 10 bytes and written as base64 without padding.
 
-    >>> from referee.position import START
+    >>> from bgboard.position import START
     >>> encode_position_id(START)
     '4HPwATDgc/ABMA'
     >>> decode_position_id('4HPwATDgc/ABMA') == START
@@ -17,7 +17,7 @@ import base64
 import binascii
 import re
 
-from referee.position import BAR, CHECKERS, Counts, Position, PositionError
+from bgboard.position import BAR, CHECKERS, Counts, Position, PositionError
 
 __all__ = ["PositionIdError", "decode_position_id", "encode_position_id"]
 

@@ -14,7 +14,7 @@
 gnubg maps the bottom player to its player 1 and the top player to its player 0; :class:`MatchState`
 uses that numbering, and :class:`Xgid.position` is seen from ``state.on_roll``.
 
-    >>> from referee.position import START
+    >>> from bgboard.position import START
     >>> x = decode_xgid('XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10')
     >>> x.position == START, x.state.dice, x.state.on_roll
     (True, (5, 2), 1)
@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from bgboard.position import BAR, Position, PositionError
 from referee.notation.match_id import GAME_PLAYING, MatchIdError, MatchState
-from referee.position import BAR, Position, PositionError
 
 __all__ = ["Xgid", "XgidError", "decode_xgid", "encode_xgid"]
 

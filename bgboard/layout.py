@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from referee.position import BAR, CHECKERS, Counts, Position, PositionError
+from bgboard.position import BAR, CHECKERS, Counts, Position, PositionError
 
 
 class Side(Enum):
@@ -155,7 +155,7 @@ class Board:
 
     @classmethod
     def start(cls) -> Board:
-        from referee.position import START_SIDE
+        from bgboard.position import START_SIDE
 
         return cls(START_SIDE, START_SIDE)
 
