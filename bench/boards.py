@@ -31,9 +31,9 @@ import numpy as np
 from bgboard.layout import Board, ImageLayout, Orientation, Side
 from bgboard.position import START
 from calibration.learn import calibrate
-from calibration.profile import Profile
 from referee.moves import legal_plays
 from vision.board_reader import BoardReader
+from vision.profile import Profile
 from vision.reading import BoardReading, DieReading
 from vision.render import STYLES, Camera, DieSpec, HandSpec, Rendered, render, scene_from_layout
 from vision.settle import SettleGate

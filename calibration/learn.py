@@ -19,11 +19,11 @@ import numpy as np
 
 from bgboard.layout import Board, ImageLayout, Orientation
 from calibration.augment import Cut, cut_checker, paste
-from calibration.profile import Profile
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples, dice_finder
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
+from vision.profile import Profile
 from vision.rectify import Rectifier, check_corners, quad_aspect
 
 WIDTH = 320  # canonical field width in pixels: a checker is about 24 px across

@@ -7,9 +7,9 @@ import pytest
 
 from bench.boards import dice_readings, frame_for, make_club, random_boards, truth_cells
 from bgboard.layout import Board, Orientation
-from calibration.profile import Profile, ProfileError
 from vision.board_reader import BoardReader
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
+from vision.profile import Profile, ProfileError
 from vision.reading import BoardReading
 from vision.render import DieSpec, HandSpec, render, scene_from_layout
 from vision.stacks import bar_cells, conserve, point_cell

@@ -12,10 +12,10 @@ import pytest
 from bgboard.layout import Board, ImageLayout, Orientation
 from calibration.field import FieldNotFound, find_field, find_markers, marker_sheet, parse_corners
 from calibration.learn import CalibrationError, calibrate, default_orientation
-from calibration.profile import Profile, ProfileError
 from referee.cli import main
 from vision.board_reader import BoardReader
 from vision.checkers import AMBIGUOUS_RATIO, EMPTY, LIGHT, EmptyField
+from vision.profile import Profile, ProfileError
 
 
 def test_parse_corners_reads_four_pairs() -> None:

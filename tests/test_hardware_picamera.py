@@ -239,8 +239,11 @@ def test_old_picamera2_without_flush_still_gives_frames(fake):
 
 
 def test_capture_tool_saves_the_locked_settings_for_the_profile(fake, tmp_path, capsys):
-    from calibration.profile import Profile
-    from hardware.capture import main
+    from referee.cli import main
+    from vision.profile import Profile
+
+    def capture(args):
+        return main(["capture", *args])
 
     profile = tmp_path / "board.profile"
     Profile.example().save(profile)
@@ -252,7 +255,7 @@ def test_capture_tool_saves_the_locked_settings_for_the_profile(fake, tmp_path, 
         "--settings",
         str(tmp_path / "camera.json"),
     ]
-    assert main([*args, "--profile", str(profile)]) == 0
+    assert capture([*args, "--profile", str(profile)]) == 0
     saved = {"exposure_time_us": 16000, "analogue_gain": 2.5, "colour_gains": [1.9, 1.6]}
     assert json.loads((tmp_path / "camera.json").read_text()) == saved
     assert Profile.load(profile).camera == saved
@@ -261,7 +264,7 @@ def test_capture_tool_saves_the_locked_settings_for_the_profile(fake, tmp_path, 
     # a second capture with the stored settings applies them instead of settling
     stored = CameraSettings.from_dict(saved)
     assert (
-        main(
+        capture(
             [
                 "--source",
                 "picamera",

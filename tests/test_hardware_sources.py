@@ -243,21 +243,26 @@ def test_frame_source_errors_share_a_base():
 
 
 def test_capture_saves_a_frame_from_the_configured_source(tmp_path, capsys):
-    from hardware.capture import main
+    from referee.cli import main
+
+    def capture(args):
+        return main(["capture", *args])
 
     write_folder(tmp_path / "rec", [42, 43])
     config = tmp_path / "referee.toml"
     config.write_text(f'[camera]\nsource = "replay:{tmp_path / "rec"}"\n')
     out = tmp_path / "board.png"
     assert (
-        main(["--config", str(config), "-o", str(out), "--skip", "1", "--settings", str(tmp_path / "c.json")])
+        capture(
+            ["--config", str(config), "-o", str(out), "--skip", "1", "--settings", str(tmp_path / "c.json")]
+        )
         == 0
     )
     assert int(cv2.imread(str(out))[0, 0, 0]) == 43
     assert "40x30 frame 1; this source has no locked settings" in capsys.readouterr().out
-    assert main(["--source", "nowhere/at/all", "-o", str(out)]) == 2
+    assert capture(["--source", "nowhere/at/all", "-o", str(out)]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert main(["--config", str(config), "-o", str(tmp_path / "board.unknown")]) == 2
+    assert capture(["--config", str(config), "-o", str(tmp_path / "board.unknown")]) == 2
     assert "cannot write" in capsys.readouterr().err
 
 

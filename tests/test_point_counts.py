@@ -226,8 +226,8 @@ def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-un
 
 
 def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:  # type: ignore[no-untyped-def]
-    from calibration.profile import Profile
     from vision.board_reader import BoardReader
+    from vision.profile import Profile
 
     p = club.profile
     again = Profile.from_json(p.to_json())

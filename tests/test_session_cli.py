@@ -93,9 +93,9 @@ def test_run_locks_the_camera_at_the_profiles_gains_and_stops_cleanly_on_sigterm
     from types import SimpleNamespace
 
     import hardware.sources
-    from calibration.profile import Profile
     from hardware.frames import SourceSpecError
     from hardware.picamera import CameraSettings
+    from vision.profile import Profile
 
     stored = CameraSettings(12000, 2.0, (1.8, 1.5))
     profile = SimpleNamespace(orientation=O, camera=stored.to_dict())

@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from bgboard.position import CHECKERS
-from calibration.profile import Profile, ProfileError
 from vision.checkers import (
     DARK,
     EMPTY,
@@ -54,6 +53,7 @@ from vision.point_counts import (
     slot_leans,
     strips,
 )
+from vision.profile import Profile, ProfileError
 from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell

@@ -19,6 +19,7 @@ COMMANDS = [
     "demo",
     "run",
     "legal",
+    "capture",
     "calibrate",
     "read",
     "dice",

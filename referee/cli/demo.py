@@ -99,7 +99,6 @@ def run_demo(
 ) -> DemoResult:
     """Plays ``shots`` (the scripted demo game by default) and returns what the referee did."""
     from calibration.learn import calibrate
-    from calibration.profile import Profile
     from hardware.console_signals import ConsoleSignals
     from referee.demo_script import VirtualTable, demo_game
     from referee.journal import Journal
@@ -107,6 +106,7 @@ def run_demo(
     from referee.rules_options import RuleOptions
     from referee.session import Session, SessionOptions
     from vision.board_reader import BoardReader
+    from vision.profile import Profile
 
     out = out or sys.stdout
     began = time.perf_counter()

@@ -45,7 +45,7 @@ def _load_quad(path: str):  # -> np.ndarray
     import numpy as np
 
     try:
-        from calibration.profile import Profile
+        from vision.profile import Profile
     except ImportError as e:  # the calibration package is missing from this install
         raise CommandError(f"cannot read profiles in this install: {e}") from None
     try:

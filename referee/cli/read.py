@@ -49,9 +49,9 @@ def _text(path: str, data: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration.profile import Profile, ProfileError
     from referee.cli.calibrate import load_image
     from vision.board_reader import BoardReader
+    from vision.profile import Profile, ProfileError
 
     try:
         reader = BoardReader(Profile.load(args.profile), use_dice=not args.no_dice)

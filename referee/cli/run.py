@@ -27,7 +27,6 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration.profile import Profile, ProfileError
     from hardware import notify
     from hardware.frames import FrameSourceError, SourceSpecError
     from hardware.picamera import CameraSettings, CameraSettingsError
@@ -37,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.live import Buttons, LatestFrames, Pipeline, drive, read_buttons
     from referee.session import Session, SessionOptions
     from vision.board_reader import BoardReader
+    from vision.profile import Profile, ProfileError
 
     # `systemctl stop` must run the finally blocks below (camera closed, lights off, record closed)
     notify.exit_on_sigterm()
