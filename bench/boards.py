@@ -32,10 +32,10 @@ from bgboard.layout import Board, ImageLayout, Orientation, Side
 from bgboard.position import START
 from calibration.learn import calibrate
 from referee.moves import legal_plays
+from synthetic.render import STYLES, Camera, DieSpec, HandSpec, Rendered, render, scene_from_layout
 from vision.board_reader import BoardReader
 from vision.profile import Profile
 from vision.reading import BoardReading, DieReading
-from vision.render import STYLES, Camera, DieSpec, HandSpec, Rendered, render, scene_from_layout
 from vision.settle import SettleGate
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards"

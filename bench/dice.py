@@ -44,7 +44,7 @@ from vision.dice import (
 from vision.reading import DieReading
 
 if TYPE_CHECKING:
-    from vision.render import DieSpec
+    from synthetic.render import DieSpec
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # A die whose flags-network P(cocked) lies in here is one the table might be asked about (reported only:
@@ -204,8 +204,8 @@ def apart(first: DieSpec, second: DieSpec) -> DieSpec:
 
 def random_scene(rng: np.random.Generator):
     """Two dice of any colour and size, a quarter of them cocked, some on checkers or off the field."""
-    from vision.render import STYLES, Camera, DieSpec, Scene
-    from vision.render_random import random_layout
+    from synthetic.random_scenes import random_layout
+    from synthetic.render import STYLES, Camera, DieSpec, Scene
 
     top, bottom = random_layout(rng)
     colours = ("white", "black", "red", "green", "blue")
@@ -246,7 +246,7 @@ def pct(part: int, whole: int) -> str:
 
 def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
-    from vision.render import render
+    from synthetic.render import render
 
     rng = np.random.default_rng(seed)
     n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}

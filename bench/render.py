@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from bgboard.layout import ImageLayout
-from vision.render import STYLES, Camera, DieSpec, HandSpec, render, scene_from_layout
-from vision.render_random import random_scene
+from synthetic.random_scenes import random_scene
+from synthetic.render import STYLES, Camera, DieSpec, HandSpec, render, scene_from_layout
 
 MID_GAME = ImageLayout((-4, -1, -2, 0, -2, 0, 0, 0, 0, 0, 0, 0), (0, 1, 1, -6, 3, 2, 2, 2, 2, 2, 0, 0))
 

@@ -350,7 +350,7 @@ class VirtualTable:
         self.jitter = jitter  # how far checkers sit off their ideal places (1 = the renderer's default)
 
     def scene(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Any:
-        from vision.render import DieSpec, HandSpec, scene_from_layout
+        from synthetic.render import DieSpec, HandSpec, scene_from_layout
 
         dice = tuple(DieSpec(d.value, d.x, d.y, d.angle, d.cocked) for d in shot.dice)
         hands = tuple(
@@ -369,7 +369,7 @@ class VirtualTable:
         )
 
     def render(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Any:
-        from vision.render import render
+        from synthetic.render import render
 
         seed = self.seed * 100_003 + (shot_index + 2) * 101 + (k if shot.hands else 0)
         return render(self.scene(shot, k, shot_index), self.size, seed)

@@ -7,11 +7,11 @@ import pytest
 
 from bench.boards import dice_readings, frame_for, make_club, random_boards, truth_cells
 from bgboard.layout import Board, Orientation
+from synthetic.render import DieSpec, HandSpec, render, scene_from_layout
 from vision.board_reader import BoardReader
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
 from vision.profile import Profile, ProfileError
 from vision.reading import BoardReading
-from vision.render import DieSpec, HandSpec, render, scene_from_layout
 from vision.stacks import bar_cells, conserve, point_cell
 
 SURE = {c: SlotCall(c, frozenset({c}), 0.999, False) for c in (EMPTY, LIGHT, DARK)}
@@ -349,7 +349,7 @@ def test_the_suite_scores_a_cup_that_misses_every_slot_apart_from_clear_frames()
     """A cup on a point's far end hides no slot a quarter, but may hide a checker for all the reader
     knows: the bench scores such a frame as grazed (exact or flagged are both fine), not as a clear miss."""
     from bench.boards import Score
-    from vision.render import Rendered
+    from synthetic.render import Rendered
 
     layout = Board.start().layout(Orientation.BOTTOM_RIGHT)
     frame = Rendered(

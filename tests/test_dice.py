@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
+from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision.dice import DiceStabilizer, ImageError, find_dice
 from vision.reading import DieReading
-from vision.render import Camera, DieSpec, render, scene_from_layout
 
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
@@ -167,8 +167,8 @@ def test_the_benchs_dice_never_lie_in_one_another() -> None:
     """bench.dice moves a second die that would overlap the first straight away from it; dice already
     apart stay where they were drawn."""
     from bench.dice import APART, FIELD_ASPECT, apart, random_scene
+    from synthetic.render import DieSpec
     from vision.dice import FIELD_IN_DICE
-    from vision.render import DieSpec
 
     first, near, far = DieSpec(1, 0.5, 0.5), DieSpec(2, 0.5, 0.51, size=1.2), DieSpec(3, 0.7, 0.5)
     moved = apart(first, near)

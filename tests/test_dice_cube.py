@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
+from synthetic.render import Camera, CubeSpec, render, scene_from_layout
 from vision.cube import find_cube
-from vision.render import Camera, CubeSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
 

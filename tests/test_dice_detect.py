@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
+from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision import dice_detect
 from vision.dice import _detect_scale, expected_die_side
 from vision.onnx_net import ModelError
-from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
 

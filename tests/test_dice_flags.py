@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
+from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision import dice_flags
 from vision.dice import FIELD_IN_DICE, find_dice
 from vision.onnx_net import ModelError
-from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
 

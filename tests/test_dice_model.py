@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
+from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision import dice_model
 from vision.dice_model import CROP, Candidate, crop, read
 from vision.onnx_net import ModelError
-from vision.render import Camera, DieSpec, render, scene_from_layout
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}

@@ -7,6 +7,7 @@ import pytest
 
 from bench.boards import frame_for, make_club, random_boards
 from bgboard.layout import ImageLayout
+from synthetic.render import render, scene_from_layout
 from vision.point_counts import (
     BAR_DARK,
     BAR_LIGHT,
@@ -22,7 +23,6 @@ from vision.point_counts import (
 )
 from vision.reading import CONFIDENT, CellReading
 from vision.rectify import Rectifier
-from vision.render import render, scene_from_layout
 
 
 def probs(n: int, p: float = 0.995) -> np.ndarray:

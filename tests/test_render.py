@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bgboard.layout import ImageLayout
-from vision.render import (
+from synthetic.render import (
     STYLES,
     Camera,
     CubeSpec,
@@ -21,7 +21,7 @@ from vision.render import (
     render,
     scene_from_layout,
 )
-from vision.render_styles import CheckerLook, Geometry, Style
+from synthetic.styles import CheckerLook, Geometry, Style
 
 SIZE = (640, 360)
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
@@ -288,7 +288,7 @@ def test_image_to_field_inverts_field_to_image() -> None:
 
 
 def test_random_scenes_are_reproducible_and_valid() -> None:
-    from vision.render_random import random_scene
+    from synthetic.random_scenes import random_scene
 
     layout = ImageLayout(
         (-2, 0, 3, 0, -7, 0, 4, 0, 0, -1, 0, 2), (0, -3, 0, 2, 0, 0, -2, 3, 0, 0, 1, 0), 1, 0
@@ -362,7 +362,7 @@ def test_a_held_checker_is_drawn_but_not_counted() -> None:
 
 
 def test_slot_xy_matches_where_checkers_are_drawn() -> None:
-    from vision.render import slot_xy
+    from synthetic.render import slot_xy
 
     frame = render(Scene((7,) + (0,) * 11, (0,) * 11 + (-3,), bar_light=2, bar_dark=1, jitter=0.0), SIZE)
     seen: dict[str, int] = {}

@@ -1,7 +1,7 @@
 """Train the point-count network (``vision/models/point_counts.onnx``) on rendered boards.
 
 Data recipe (nothing downloaded, nothing from ``../shared``): "clubs" as in ``bench.boards`` (every
-board style of ``vision.render`` under a random camera, calibrated on its rendered starting position
+board style of ``synthetic.render`` under a random camera, calibrated on its rendered starting position
 exactly as ``referee calibrate --start`` does), and frames of positions from random games with dice,
 light changes, noise, blur, JPEG and, in a quarter of them, hands, arms or cups; ``--tall`` makes plays
 build the tallest stack more often, ``--bar`` moves one to four checkers of a side onto the bar in that
@@ -76,8 +76,8 @@ def onto_bar(board: Board, rng: np.random.Generator) -> Board:
 
 def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: float) -> None:
     from bench.boards import frame_for, make_club, random_boards
+    from synthetic.render import STYLES
     from vision.rectify import Rectifier
-    from vision.render import STYLES
 
     rng = np.random.default_rng(seed)
     boards = (onto_bar(b, rng) if rng.random() < bar else b for b in random_boards(10**9, rng, tall))

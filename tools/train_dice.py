@@ -8,7 +8,7 @@ Data recipe (nothing downloaded):
   The shipped model kept every 10th photograph apart (``--holdout 10``) to measure generalisation.
 * ``../shared/data/real-boards/frame2.jpg`` and ``test4.jpg``: board photographs with no dice on them,
   used only as negatives so that checkers, points and hands are not taken for dice.
-* 240 frames from ``vision.render`` (seeded, regenerated on every run or kept with ``--cache``): dice of
+* 240 frames from ``synthetic.render`` (seeded, regenerated on every run or kept with ``--cache``): dice of
   every colour and size on random positions, a third of them cocked (class 7), some on checkers; for
   the reader 300 more (``--cocked``, kept with ``--cocked-cache``) with 70 % of the dice cocked.
 
@@ -147,8 +147,8 @@ def rendered_samples(
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from vision.render import STYLES, Camera, DieSpec, Scene, render
-    from vision.render_random import random_layout
+    from synthetic.random_scenes import random_layout
+    from synthetic.render import STYLES, Camera, DieSpec, Scene, render
 
     rng = np.random.default_rng(seed)
     out = []

@@ -14,7 +14,7 @@ Data recipe (nothing downloaded), the same sources as ``tools/train_dice.py``:
   kept apart (``--holdout 10``), the ones ``tests/test_dice.py`` scores.
 * ``../shared/data/real-boards/frame2.jpg`` and ``test4.jpg``: dice-free boards, negatives only
   (8 copies each in the pool of images).
-* 240 seeded frames from ``vision.render`` (``tools.train_dice.rendered_samples``; kept between runs
+* 240 seeded frames from ``synthetic.render`` (``tools.train_dice.rendered_samples``; kept between runs
   with ``--cache``): dice of every colour, a third cocked, some on checkers or beside the field.
 
 Each training patch (128 px) is cut from an image rescaled so that its dice are 6..20 px (log-uniform;

@@ -5,15 +5,15 @@ The network judges a die that ``vision.dice.find_dice`` found on a known field; 
 across) and ``leans`` (how the camera's rays lean at the die, the pose solved from the field's corners),
 so that training and run time share one piece of code. Torch is needed here only, never at run time.
 
-Data recipe (nothing downloaded; rendered by ``vision.render``, plus real dice from ``../shared``):
+Data recipe (nothing downloaded; rendered by ``synthetic.render``, plus real dice from ``../shared``):
 
 * Frames of random positions (``random_layout``) on every style, 1..6 dice each, half of them cocked,
   half thrown near a checker (up to 0.9 checker diameters from a checker slot's centre, so on it or
   beside it; the renderer's truth says which), the rest anywhere on the field or just off it; every
-  die colour, sizes 0.85..1.2; cameras tilted 0..20 degrees, rolled, with barrel distortion 0..0.12 and
-  pan (half of them ``render_random.random_camera``); light, shading, glare, noise, blur, JPEG, colour
-  casts, clutter, sometimes the cube. Render seeds ``seed * 100000 + i``; never the benchmark's 3, 7,
-  11, 13.
+  die colour, sizes 0.85..1.2; cameras tilted 0..20 degrees, rolled, with barrel distortion 0..0.12
+  and pan (half of them ``synthetic.random_scenes.random_camera``); light, shading, glare, noise, blur,
+  JPEG, colour casts, clutter, sometimes the cube. Render seeds ``seed * 100000 + i``; never the
+  benchmark's 3, 7, 11, 13.
 * With ``--real-share`` that share of the frames also gets a real flat die pasted in (``paste_real``):
   a die of ``../shared/data/real-dice`` (all lie flat on a grey table) cut from its photograph by its
   colour against the table (a soft convex mask; white dice, which do not separate, are left out), laid
@@ -93,9 +93,9 @@ LR = 3e-3
 
 def random_flag_scene(rng: np.random.Generator):
     """A random position with 1..6 dice: half cocked, half near a checker (see the module doc)."""
-    from vision.render import STYLES, Camera, CubeSpec, DieSpec, Scene
-    from vision.render_place import slot_xy
-    from vision.render_random import random_camera, random_layout
+    from synthetic.placement import slot_xy
+    from synthetic.random_scenes import random_camera, random_layout
+    from synthetic.render import STYLES, Camera, CubeSpec, DieSpec, Scene
 
     top, bottom = random_layout(rng)
     style = str(rng.choice(sorted(STYLES)))
@@ -249,8 +249,8 @@ def paste_real(image: np.ndarray, quad: np.ndarray, real, rng: np.random.Generat
 def make_data(count: int, seed: int, jitters: int = 3, real_share: float = 0.0) -> dict[str, np.ndarray]:
     """Patches of every found die of ``count`` rendered frames (see the module doc); in ``real_share``
     of them a real flat die is pasted too (its on_checker label -1: unknown, not trained)."""
+    from synthetic.render import render
     from vision.dice import FIELD_IN_DICE, candidates, expected_die_side
-    from vision.render import render
 
     rng = np.random.default_rng(seed)
     real = real_dice(REAL_DICE) if real_share else []

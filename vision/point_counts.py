@@ -9,7 +9,7 @@ colour. Colour stays the slot reader's job; :func:`fuse` joins the two readings 
 only sure when both eyes agree and the slots plainly tell its colour.
 
 The bar is two more strips, cut the same way: light checkers stack from just above the bar's middle
-upwards, dark ones from just below it downwards (``vision.render_place.BAR_GAP`` of a checker left free
+upwards, dark ones from just below it downwards (``synthetic.placement.BAR_GAP`` of a checker left free
 for the cube), so each half is a "point" whose edge is the middle. There the colour is known: a bar
 strip's count is that colour's count (:func:`fuse` with ``known=True``).
 
@@ -42,7 +42,7 @@ CLASSES = 17  # counts 0..15, covered
 POINTS = 24  # strips 0..23 are the points (top row left to right, then bottom)
 BAR_LIGHT, BAR_DARK = 24, 25  # then the bar's light (upper) and dark (lower) half
 STRIPS = 26
-BAR_GAP = 0.45  # free bar either side of its middle, in checker pitches (vision.render_place.BAR_GAP)
+BAR_GAP = 0.45  # free bar either side of its middle, in checker pitches (synthetic.placement.BAR_GAP)
 # a count the network gives at least this probability is its call; below it the network abstains.
 # (Trained with label smoothing, it never says much above 0.98; on the held-out rendered clubs of its
 # training data, rich in tall stacks and bar checkers, 9 of 11,496 calls at 0.9 or more were wrong, 2 of

@@ -10,7 +10,7 @@ import numpy as np
 
 
 class Effects(Protocol):
-    """The scene fields the camera effects read (a :class:`vision.render.Scene` has them all)."""
+    """The scene fields the camera effects read (a :class:`synthetic.render.Scene` has them all)."""
 
     light: float
     shading: float

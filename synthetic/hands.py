@@ -1,6 +1,6 @@
 """Things over and around the board for the renderer: hands, arms, sleeves, dice cups, table clutter.
 
-Built in world units (field width 1) like everything else; see :mod:`vision.render_camera`. Hands are
+Built in world units (field width 1) like everything else; see :mod:`synthetic.camera`. Hands are
 drawn at half resolution inside their bounding box (they are soft anyway), with a relief shading, a soft
 shadow cast from the light, optional motion blur, and a mask of what they hide.
 """
@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.render_camera import CameraModel
-from vision.render_props import SHIFT, bounding_box, darken, line_kernel, paste, to_fixed
-from vision.render_styles import OUTER, RAIL, TRAY, aa_fill, smooth_noise
+from synthetic.camera import CameraModel
+from synthetic.props import SHIFT, bounding_box, darken, line_kernel, paste, to_fixed
+from synthetic.styles import OUTER, RAIL, TRAY, aa_fill, smooth_noise
 
 SKIN = ((120, 160, 220), (105, 145, 205), (90, 130, 190), (70, 105, 160), (55, 80, 125), (40, 58, 92))
 SLEEVES = ((90, 40, 20), (40, 40, 44), (200, 200, 205), (60, 90, 140), (40, 110, 60), (130, 90, 150))

@@ -1,23 +1,20 @@
 """Where the renderer puts checkers: slots on points and the bar, drift, and what an occluder hides.
 
-The conventions are those of :mod:`vision.render` (field coordinates 0..1, world units with the field
-1 wide); this module holds the arithmetic so that the board reader can share it.
+The conventions are those of :mod:`synthetic.render` (field coordinates 0..1, world units with the field
+1 wide); this module holds the arithmetic of where things stand.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from vision.render_camera import CameraModel
-from vision.render_props import Checker
-from vision.render_styles import Geometry, Style
-
-if TYPE_CHECKING:
-    from vision.render import Scene
+from synthetic.camera import CameraModel
+from synthetic.props import Checker
+from synthetic.scene import Scene
+from synthetic.styles import Geometry, Style
 
 BAR_GAP = 0.45  # free space either side of the bar's centre (for the cube), in checker diameters
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from bgboard.layout import ImageLayout, Side
-from vision.render import (
+from synthetic.render import (
     STYLES,
     Camera,
     CubeSpec,

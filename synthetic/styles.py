@@ -262,7 +262,7 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
 
     Cached because every frame shares it; each camera renders on a copy of its crop of it.
     """
-    from vision.render_camera import EXTENT
+    from synthetic.camera import EXTENT
 
     w, h = math.ceil(2 * EXTENT[0] * ppu), math.ceil(2 * EXTENT[1] * ppu)
     origin = (EXTENT[0] * ppu, EXTENT[1] * ppu)

@@ -1,6 +1,6 @@
 """Things the renderer puts on the board: checkers, dice and the doubling cube; drawing helpers.
 
-Each is built in world units (field width 1; see :mod:`vision.render_camera`) and drawn on the canvas
+Each is built in world units (field width 1; see :mod:`synthetic.camera`) and drawn on the canvas
 through :meth:`CameraModel.to_canvas`, so height above the board shows up as parallax and side walls.
 """
 
@@ -13,8 +13,8 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.render_camera import LIGHT, CameraModel
-from vision.render_styles import CheckerLook, Style, aa_fill, checker_sprite, soft_disc
+from synthetic.camera import LIGHT, CameraModel
+from synthetic.styles import CheckerLook, Style, aa_fill, checker_sprite, soft_disc
 
 SHIFT = 4  # fractional bits for cv2 drawing
 DIE_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int], float]] = {
@@ -147,7 +147,7 @@ def draw_borne_off(canvas: np.ndarray, model: CameraModel, style: Style, light: 
     """Borne-off checkers standing on edge, side by side along the right tray, as players keep them:
     light ones from the tray's bottom end, dark ones from its top end. From above each shows as a
     narrow band of its side wall with the rim line along the top."""
-    from vision.render_styles import RAIL, TRAY
+    from synthetic.styles import RAIL, TRAY
 
     geo = style.geometry
     d, t = geo.diameter * 0.98, geo.diameter * geo.thickness
