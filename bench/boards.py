@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.layout import Board, Cell, ImageLayout, Orientation, Side
 from bgboard.position import START
 from calibration.learn import calibrate
 from referee.moves import legal_plays
@@ -140,11 +140,8 @@ def dice_readings(frame: Rendered) -> tuple[DieReading, ...]:
     return tuple(DieReading(d.value, d.center, d.box, 1.0) for d in frame.dice)
 
 
-def truth_cells(layout: ImageLayout) -> dict[str, int]:
-    cells = {f"top-{i}": v for i, v in enumerate(layout.top)}
-    cells.update({f"bottom-{i}": v for i, v in enumerate(layout.bottom)})
-    cells["bar-light"], cells["bar-dark"] = layout.bar_light, layout.bar_dark
-    return cells
+def truth_cells(layout: ImageLayout) -> dict[Cell, int]:
+    return layout.cells()
 
 
 @dataclass

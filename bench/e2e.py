@@ -31,13 +31,13 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from bgboard.layout import Board, Side
+from bgboard.layout import Board, Half, Side
 from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
 from referee.game import EventKind, classify
 from referee.live import Pipeline
 from referee.moves import legal_plays
 from referee.rules_options import RuleOptions
-from referee.session import Say, Session, SessionOptions, roller_half
+from referee.session import Say, Session, SessionOptions
 
 WAIT = 30  # frames the virtual players wait for a signal (3 s)
 EARLY = 0.03  # the share of legal plays after which the opponent throws before the dice are lifted
@@ -74,9 +74,9 @@ class Tally:
             setattr(self, f.name, mine + theirs)
 
 
-def throwing_hand(half: str) -> HandAt:
-    """A hand over the image ``half`` ("left"/"right") it throws into, reaching in from its own side."""
-    return HandAt(0.75 if half == "right" else 0.25, 0.5, 0 if half == "right" else 180)
+def throwing_hand(half: Half) -> HandAt:
+    """A hand over the image ``half`` it throws into, reaching in from its own side."""
+    return HandAt(0.75 if half is Half.RIGHT else 0.25, 0.5, 0 if half is Half.RIGHT else 180)
 
 
 class SameFrameReader:
@@ -192,11 +192,11 @@ class Bench:
 
     # ---- a game -----------------------------------------------------------------------------------
 
-    def dice_at(self, half: str, values: tuple[int, ...], bad: str | None = None) -> tuple[DieAt, ...]:
+    def dice_at(self, half: Half, values: tuple[int, ...], bad: str | None = None) -> tuple[DieAt, ...]:
         # anywhere along the half between the point rows, the second die to the right of the first (dice
         # lie apart, never on each other): real throws spread as widely, and dice drawn in a narrower box
         # land where the last throw lay far more often than dice do
-        x = (0.58 if half == "right" else 0.06) + self.rng.uniform(0, 0.2)
+        x = (0.58 if half is Half.RIGHT else 0.06) + self.rng.uniform(0, 0.2)
         out = []
         for i, v in enumerate(values):
             x += (0.11 + self.rng.uniform(0, 0.05)) if i else 0.0
@@ -244,7 +244,7 @@ class Bench:
         """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
         took a throw that had to be thrown again, and the game cannot go on in step."""
-        half = roller_half(self.orientation, mover)
+        half = self.orientation.throwing_half(mover)
         while True:
             self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
@@ -286,7 +286,7 @@ class Bench:
         self.show(Shot(after, dice=dice_at, hands=(HandAt(0.5, y),), frames=1))
         thrown: tuple[DieAt, ...] = ()
         if early:
-            half = roller_half(self.orientation, mover.other)
+            half = self.orientation.throwing_half(mover.other)
             thrown = self.dice_at(half, self.roll())
             self.show(Shot(after, dice=dice_at, hands=(throwing_hand(half),), frames=1))
             self.show(Shot(after, dice=dice_at + thrown, frames=3))
@@ -326,12 +326,12 @@ class Bench:
     def opening_die(self, side: Side, bad: str | None) -> DieAt:
         """``side``'s opening die, thrown into its own half (or, ``bad``, cocked, into the other half, or
         off the field)."""
-        half = roller_half(self.orientation, side)
+        half = self.orientation.throwing_half(side)
         (die,) = self.dice_at(half, (self.rng.randint(1, 6),), "cocked" if bad == "cocked" else None)
         if bad == "off-half":
             return replace(die, x=1.0 - die.x)
         if bad == "outside":
-            return replace(die, x=1.06 if half == "right" else -0.06)
+            return replace(die, x=1.06 if half is Half.RIGHT else -0.06)
         return die
 
     def opening(self) -> tuple[Side, tuple[int, int], bool]:
@@ -391,7 +391,7 @@ class Bench:
                     self.tally.results["stall"] += 1
                     return
             rolled = False
-            dice_at = self.dice_at(roller_half(self.orientation, mover), dice)
+            dice_at = self.dice_at(self.orientation.throwing_half(mover), dice)
             play = self.rng.choice(legal_plays(board.position(mover), dice))
             after = Board.from_position(play.result, mover)
             wrong = miscount(board, mover, dice, self.rng) if self.rng.random() < 0.1 else None

@@ -1,15 +1,18 @@
-"""Sides of the table and the image layout of a board.
+"""Sides of the table, the image layout of a board, and the cells a camera reads.
 
 The camera sees two rows of twelve points; the rules count each side's points from its own home. Which
 row and which end hold light's home depends on how the board faces the camera, so the calibration stores
 an :class:`Orientation` and everything converts through this module.
 
     >>> Orientation.BOTTOM_RIGHT.cell(Side.LIGHT, 1)
-    ('bottom', 11)
+    Cell.parse('bottom-11')
+    >>> Orientation.BOTTOM_RIGHT.throwing_half(Side.DARK)
+    <Half.LEFT: 'left'>
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -30,6 +33,101 @@ class Side(Enum):
         return 1 if self is Side.LIGHT else -1
 
 
+class Row(Enum):
+    """A row of twelve points as the image shows it."""
+
+    TOP = "top"
+    BOTTOM = "bottom"
+
+    @property
+    def other(self) -> Row:
+        return Row.BOTTOM if self is Row.TOP else Row.TOP
+
+
+class Half(Enum):
+    """A half of the field (or an end of a row) as the image shows it: the bar divides them."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+
+class CellError(ValueError):
+    """Text that does not name a cell."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One place the camera reads: a point by its row and its index from the left (0..11), or the half of
+    the bar that one colour's checkers stand in (``bar`` is that colour; ``row`` is then None).
+
+        >>> Cell.parse("top-3").index, str(Cell.bar_of(Side.DARK))
+        (3, 'bar-dark')
+    """
+
+    row: Row | None
+    index: int = 0
+    bar: Side | None = None
+
+    def __post_init__(self) -> None:
+        if (self.row is None) == (self.bar is None) or not 0 <= self.index < 12 or (self.bar and self.index):
+            raise CellError(f"not a cell: row {self.row}, index {self.index}, bar {self.bar}")
+
+    @classmethod
+    def point(cls, row: Row, index: int) -> Cell:
+        return cls(row, index)
+
+    @classmethod
+    def bar_of(cls, side: Side) -> Cell:
+        return cls(None, 0, side)
+
+    @classmethod
+    def parse(cls, text: str) -> Cell:
+        """``top-0`` .. ``bottom-11``, ``bar-light``, ``bar-dark`` (the names of the readings' JSON)."""
+        head, _, tail = text.partition("-")
+        try:
+            if head == "bar":
+                return cls.bar_of(Side(tail))
+            return cls.point(Row(head), int(tail))
+        except (ValueError, CellError):
+            raise CellError(
+                f"{text!r} is not a cell: use top-0 .. bottom-11, bar-light or bar-dark"
+            ) from None
+
+    @property
+    def is_bar(self) -> bool:
+        return self.bar is not None
+
+    @property
+    def order(self) -> int:
+        """The cell's place in :data:`CELLS`: the top row left to right, the bottom row, the bar."""
+        if self.bar is not None:
+            return 24 + (self.bar is Side.DARK)
+        return (self.row is Row.BOTTOM) * 12 + self.index
+
+    def __lt__(self, other: Cell) -> bool:
+        return self.order < other.order
+
+    def beside(self) -> tuple[Cell, ...]:
+        """The points next to this one in its row (none for a bar cell)."""
+        if self.row is None:
+            return ()
+        return tuple(Cell(self.row, i) for i in (self.index - 1, self.index + 1) if 0 <= i < 12)
+
+    def __str__(self) -> str:
+        if self.bar is not None:
+            return f"bar-{self.bar.value}"
+        assert self.row is not None
+        return f"{self.row.value}-{self.index}"
+
+    def __repr__(self) -> str:
+        return f"Cell.parse({str(self)!r})"
+
+
+# Every cell in the readers' order: the top row left to right, the bottom row, light's and dark's bar.
+POINT_CELLS: tuple[Cell, ...] = tuple(Cell(row, i) for row in Row for i in range(12))
+CELLS: tuple[Cell, ...] = (*POINT_CELLS, Cell.bar_of(Side.LIGHT), Cell.bar_of(Side.DARK))
+
+
 class Orientation(Enum):
     """The corner of the image where light's home board (its points 1..6) lies.
 
@@ -43,31 +141,41 @@ class Orientation(Enum):
     TOP_LEFT = "top-left"
 
     @property
-    def home_row(self) -> str:
-        return self.value.split("-")[0]
+    def home_row(self) -> Row:
+        return Row(self.value.split("-")[0])
 
     @property
-    def home_end(self) -> str:
-        return self.value.split("-")[1]
+    def home_end(self) -> Half:
+        return Half(self.value.split("-")[1])
 
-    def cell(self, side: Side, point: int) -> tuple[str, int]:
-        """Where ``side``'s ``point`` (1..24) is in the image: (row, index from the left, 0..11)."""
+    def cell(self, side: Side, point: int) -> Cell:
+        """Where ``side``'s ``point`` (1..24) is in the image."""
         if not 1 <= point <= 24:
             raise ValueError(f"point {point} is not 1..24")
         light_point = point if side is Side.LIGHT else 25 - point
-        far_row = "top" if self.home_row == "bottom" else "bottom"
         if light_point <= 12:
             row, k = self.home_row, light_point - 1  # k = steps from the home end
         else:
-            row, k = far_row, 24 - light_point
-        index = 11 - k if self.home_end == "right" else k
-        return row, index
+            row, k = self.home_row.other, 24 - light_point
+        index = 11 - k if self.home_end is Half.RIGHT else k
+        return Cell(row, index)
 
-    def point(self, side: Side, row: str, index: int) -> int:
-        """The inverse of :meth:`cell`: ``side``'s point number at (row, index)."""
-        k = 11 - index if self.home_end == "right" else index
-        light_point = k + 1 if row == self.home_row else 24 - k
+    def point(self, side: Side, cell: Cell) -> int:
+        """The inverse of :meth:`cell`: ``side``'s point number at a point cell (25 for a bar cell)."""
+        if cell.row is None:
+            return 25
+        k = 11 - cell.index if self.home_end is Half.RIGHT else cell.index
+        light_point = k + 1 if cell.row is self.home_row else 24 - k
         return light_point if side is Side.LIGHT else 25 - light_point
+
+    def seat(self, side: Side) -> Row:
+        """The image row a side sits at: the row of its own home board."""
+        return self.home_row if side is Side.LIGHT else self.home_row.other
+
+    def throwing_half(self, side: Side) -> Half:
+        """The image half that is ``side``'s right-hand half, where it throws its dice: for the player at the
+        bottom of the image its right half, for the player at the top its left half."""
+        return Half.RIGHT if self.seat(side) is Row.BOTTOM else Half.LEFT
 
 
 @dataclass(frozen=True)
@@ -110,14 +218,37 @@ class ImageLayout:
             "bar": {"light": self.bar_light, "dark": self.bar_dark},
         }
 
+    def row(self, row: Row) -> tuple[int, ...]:
+        return self.top if row is Row.TOP else self.bottom
+
+    def value(self, cell: Cell) -> int:
+        """The count at ``cell``: signed on a point (positive light), unsigned on the bar."""
+        if cell.bar is not None:
+            return self.bar_light if cell.bar is Side.LIGHT else self.bar_dark
+        assert cell.row is not None
+        return self.row(cell.row)[cell.index]
+
+    def cells(self) -> dict[Cell, int]:
+        """Every cell's count (:meth:`value`), in the readers' order."""
+        return {cell: self.value(cell) for cell in CELLS}
+
+    @classmethod
+    def from_cells(cls, values: Mapping[Cell, int]) -> ImageLayout:
+        """The inverse of :meth:`cells`."""
+        return cls(
+            tuple(values[Cell(Row.TOP, i)] for i in range(12)),
+            tuple(values[Cell(Row.BOTTOM, i)] for i in range(12)),
+            values[Cell.bar_of(Side.LIGHT)],
+            values[Cell.bar_of(Side.DARK)],
+        )
+
     def counts(self, side: Side, orientation: Orientation) -> Counts:
         """``side``'s 25 counts in its own numbering (index 24 = bar)."""
-        rows = {"top": self.top, "bottom": self.bottom}
         out = [0] * 25
-        for row, values in rows.items():
-            for index, v in enumerate(values):
-                if v * side.sign > 0:
-                    out[orientation.point(side, row, index) - 1] = abs(v)
+        for cell in POINT_CELLS:
+            v = self.value(cell)
+            if v * side.sign > 0:
+                out[orientation.point(side, cell) - 1] = abs(v)
         out[BAR] = self.bar_light if side is Side.LIGHT else self.bar_dark
         return tuple(out)
 
@@ -128,15 +259,16 @@ class ImageLayout:
 
     @classmethod
     def from_counts(cls, light: Counts, dark: Counts, orientation: Orientation) -> ImageLayout:
-        rows: dict[str, list[int]] = {"top": [0] * 12, "bottom": [0] * 12}
+        rows: dict[Row, list[int]] = {Row.TOP: [0] * 12, Row.BOTTOM: [0] * 12}
         for side, counts in ((Side.LIGHT, light), (Side.DARK, dark)):
             for p in range(1, 25):
                 if counts[p - 1]:
-                    row, index = orientation.cell(side, p)
-                    if rows[row][index]:
-                        raise PositionError(f"both sides on {row} point {index}")
-                    rows[row][index] = side.sign * counts[p - 1]
-        return cls(tuple(rows["top"]), tuple(rows["bottom"]), light[BAR], dark[BAR])
+                    cell = orientation.cell(side, p)
+                    assert cell.row is not None
+                    if rows[cell.row][cell.index]:
+                        raise PositionError(f"both sides on {cell}")
+                    rows[cell.row][cell.index] = side.sign * counts[p - 1]
+        return cls(tuple(rows[Row.TOP]), tuple(rows[Row.BOTTOM]), light[BAR], dark[BAR])
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from bgboard.layout import Board, ImageLayout, Orientation
+from bgboard.layout import Board, Cell, ImageLayout, Orientation, Row
 from calibration.augment import Cut, cut_checker, paste
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples, dice_finder
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
@@ -49,7 +49,7 @@ def _occupancy(layout: ImageLayout, k: int) -> tuple[list[tuple[str, int, int]],
     """Slots that must hold a checker and slots just past each stack that must be empty."""
     full, free = [], []
     for row in ROWS:
-        values = layout.top if row == "top" else layout.bottom
+        values = layout.row(row)
         for i, v in enumerate(values):
             n = abs(v)
             full += [(row, i, s) for s in range(min(n, k))]
@@ -90,7 +90,7 @@ def stack_pitch(canonical: np.ndarray, margin: int, g: BoardGeometry, layout: Im
     acc = np.zeros(len(lags))
     used = 0
     for row in ROWS:
-        values = layout.top if row == "top" else layout.bottom
+        values = layout.row(row)
         for i, v in enumerate(values):
             n = min(abs(v), g.slots)
             if n < 2:
@@ -98,7 +98,7 @@ def stack_pitch(canonical: np.ndarray, margin: int, g: BoardGeometry, layout: Im
             x = g.point_x(row, i) + margin
             x0, x1 = int(x - 0.3 * pw), int(x + 0.3 * pw)
             length = min(int(n * 1.15 * pw), g.height // 2)
-            if row == "top":
+            if row is Row.TOP:
                 profile = gy[margin : margin + length, x0:x1].mean(axis=1)
             else:
                 profile = gy[margin + g.height - length : margin + g.height, x0:x1].mean(axis=1)[::-1]
@@ -134,15 +134,15 @@ def fit_geometry(canonical: np.ndarray, width: int, height: int, margin: int, la
     best = max(scored, key=lambda o: o[0])
     g = best[1]
     # where each row's first checker sits (the corners may cut into or stop short of the field)
-    for edge in ("top", "bottom"):
+    for edge in Row:
         only = ImageLayout(
-            layout.top if edge == "top" else (0,) * 12, layout.bottom if edge == "bottom" else (0,) * 12
+            layout.top if edge is Row.TOP else (0,) * 12, layout.bottom if edge is Row.BOTTOM else (0,) * 12
         )
         if not any(only.top + only.bottom):
             continue
         cands = []
         for e in (-0.2, -0.1, 0.0, 0.1):
-            if edge == "top":
+            if edge is Row.TOP:
                 cand = geometry(g.pitch, g.radius_x, e * g.pitch, g.bottom_edge)
             else:
                 cand = geometry(g.pitch, g.radius_x, g.top_edge, height - e * g.pitch)
@@ -155,7 +155,7 @@ def slot_labels(layout: ImageLayout, k: int) -> np.ndarray:
     """EMPTY / LIGHT / DARK for every point slot, in :class:`SlotGrid` order."""
     labels = []
     for row in ROWS:
-        values = layout.top if row == "top" else layout.bottom
+        values = layout.row(row)
         for v in values:
             colour = LIGHT if v > 0 else DARK
             labels += [colour if s < abs(v) else EMPTY for s in range(k)]
@@ -237,8 +237,8 @@ def empty_image(
     out = canonical.copy()
     m, pw = margin, g.point_width
     for row in ROWS:
-        values = layout.top if row == "top" else layout.bottom
-        y0, y1 = (m, m + g.height // 2) if row == "top" else (m + g.height // 2, m + g.height)
+        values = layout.row(row)
+        y0, y1 = (m, m + g.height // 2) if row is Row.TOP else (m + g.height // 2, m + g.height)
         for i, v in enumerate(values):
             if v == 0 and not every:
                 continue
@@ -291,7 +291,7 @@ def junction_labels(layout: ImageLayout, k: int) -> np.ndarray:
     """EMPTY for the dips between two checkers of a known first row, -1 where nothing is known."""
     labels = []
     for row in ROWS:
-        values = layout.top if row == "top" else layout.bottom
+        values = layout.row(row)
         for v in values:
             n = abs(v)
             labels += [EMPTY if n <= k and j < n else -1 for j in range(1, k)]
@@ -348,7 +348,6 @@ def training_sets(
         return TrainingSets(
             (np.concatenate(feats), np.concatenate(labs)), (np.zeros((0, FEATURES)), jl[:0]), original, []
         )
-    values = {"top": layout.top, "bottom": layout.bottom}
     bar_copies = []
     bar_pasted: list[np.ndarray] = []
     variants: list[tuple[np.ndarray, np.ndarray]] = []
@@ -358,7 +357,7 @@ def training_sets(
         junc_lab = np.full((24, k - 1), -1, dtype=np.int8)
         upper: list[tuple[str, int, int, int]] = []
         for r, row in enumerate(ROWS):
-            for i, v in enumerate(values[row]):
+            for i, v in enumerate(layout.row(row)):
                 n = abs(v)
                 colour = LIGHT if v > 0 else DARK
                 if n == 0 and rng.random() < 0.8:
@@ -584,9 +583,9 @@ def _self_check(profile: Profile, frame: np.ndarray, layout: ImageLayout) -> lis
     reading = BoardReader(profile, use_dice=False).read(frame, dice=())
     top, bottom, bar_light, bar_dark = reading.counts()
     notes = []
-    for row, got, want in (("top", top, layout.top), ("bottom", bottom, layout.bottom)):
+    for row, got, want in ((Row.TOP, top, layout.top), (Row.BOTTOM, bottom, layout.bottom)):
         notes += [
-            f"the calibration frame reads back {row}-{i} as {g}, not {w}"
+            f"the calibration frame reads back {Cell.point(row, i)} as {g}, not {w}"
             for i, (g, w) in enumerate(zip(got, want, strict=True))
             if g != w
         ]

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgboard.layout import Board, Orientation, Side
+from bgboard.layout import Board, Half, Orientation, Side
 from bgboard.position import BAR, Position
 from referee.moves import Play, legal_plays
 
@@ -72,9 +72,11 @@ class Script:
     def add(self, board: Board, **kw: object) -> None:
         self.shots.append(Shot(board, **kw))  # type: ignore[arg-type]
 
-    def dice_in(self, half: str, values: tuple[int, ...], cocked: tuple[bool, ...] = ()) -> tuple[DieAt, ...]:
+    def dice_in(
+        self, half: Half, values: tuple[int, ...], cocked: tuple[bool, ...] = ()
+    ) -> tuple[DieAt, ...]:
         """Dice lying in the image ``half``, on the open space between the two rows of points."""
-        base = 0.62 if half == "right" else 0.1
+        base = 0.62 if half is Half.RIGHT else 0.1
         out = []
         for i, v in enumerate(values):
             x = base + 0.11 * i + self.rng.uniform(0.0, 0.05)  # dice lie apart, never on each other
@@ -83,11 +85,9 @@ class Script:
         return tuple(out)
 
 
-def half_of(side: Side) -> str:
-    """The roller's right-hand half in the image for the demo's orientation (see referee.session)."""
-    from referee.session import roller_half
-
-    return roller_half(ORIENTATION, side)
+def half_of(side: Side) -> Half:
+    """The roller's right-hand half in the image for the demo's orientation."""
+    return ORIENTATION.throwing_half(side)
 
 
 def _score(play: Play, before_pips: int, racer: bool) -> float:
@@ -128,10 +128,10 @@ def _turn(
 ) -> None:
     """The shots of one turn: the throw, the dice at rest, a hand moving checkers, the dice lifted."""
     half = half_of(mover)
-    hx = 0.75 if half == "right" else 0.25
+    hx = 0.75 if half is Half.RIGHT else 0.25
     s.add(
         board,
-        hands=(HandAt(hx, 0.5, 0 if half == "right" else 180),),
+        hands=(HandAt(hx, 0.5, 0 if half is Half.RIGHT else 180),),
         frames=1,
         caption=f"{mover.value} throws",
     )
@@ -147,7 +147,9 @@ def _turn(
     )
     s.add(after, dice=dice_at, frames=2, caption="checkers moved, dice still down")
     if lift_hand:
-        s.add(after, hands=(HandAt(hx, 0.5, 0 if half == "right" else 180),), frames=1, caption="dice lifted")
+        s.add(
+            after, hands=(HandAt(hx, 0.5, 0 if half is Half.RIGHT else 180),), frames=1, caption="dice lifted"
+        )
     s.add(after, frames=4, caption="the board settles", expect=expect)
 
 

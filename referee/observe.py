@@ -20,22 +20,26 @@ checkers on the board and the bar must add up to what they were; the mover bears
     >>> after = Board.from_position(plays[0].result, Side.LIGHT)
     >>> reading = reading_of(after, Orientation.BOTTOM_RIGHT)
     >>> explain(reading, Orientation.BOTTOM_RIGHT, Side.LIGHT, before, plays).verdict
-    'legal'
+    <Verdict.LEGAL: 'legal'>
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
-from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.layout import Board, Cell, ImageLayout, Orientation, Side
 from bgboard.position import CHECKERS, PositionError
 from referee.moves import Play
 from vision.reading import CONFIDENT, BoardReading, CellReading
 
-LEGAL = "legal"
-ILLEGAL = "illegal"
-UNCLEAR = "unclear"
+
+class Verdict(Enum):
+    LEGAL = "legal"  # exactly one legal result explains the reading
+    ILLEGAL = "illegal"  # the reading surely shows a board no legal play reaches
+    UNCLEAR = "unclear"  # anything else: keep looking, never call it
+
 
 # Beyond this many boards that fit the reading and conservation, it says too little to judge anything.
 MAX_BOARDS = 4096
@@ -48,7 +52,7 @@ MAX_AMBIGUITY = 8
 class Explanation:
     """The verdict on one reading: ``play`` is the legal play seen (legal), ``board`` the board seen."""
 
-    verdict: str  # LEGAL, ILLEGAL or UNCLEAR
+    verdict: Verdict
     play: Play | None = None
     board: Board | None = None  # the board the reading shows, when it allows exactly one
     reason: str = ""
@@ -57,20 +61,15 @@ class Explanation:
 
     @property
     def legal(self) -> bool:
-        return self.verdict == LEGAL
+        return self.verdict is Verdict.LEGAL
 
 
-def cell_values(board: Board, orientation: Orientation) -> dict[str, int]:
-    """A board as the reader's cells: ``top-0``.. signed counts, ``bar-light``/``bar-dark`` counts."""
-    layout = board.layout(orientation)
-    values = {f"top-{i}": v for i, v in enumerate(layout.top)}
-    values.update({f"bottom-{i}": v for i, v in enumerate(layout.bottom)})
-    values["bar-light"] = layout.bar_light
-    values["bar-dark"] = layout.bar_dark
-    return values
+def cell_values(board: Board, orientation: Orientation) -> dict[Cell, int]:
+    """A board as the reader's cells: signed counts on the points, counts on the bar."""
+    return board.layout(orientation).cells()
 
 
-def reading_of(board: Board, orientation: Orientation, hidden: Sequence[str] = ()) -> BoardReading:
+def reading_of(board: Board, orientation: Orientation, hidden: Collection[Cell] = ()) -> BoardReading:
     """A perfectly sure reading of ``board`` (for tests and the demo's ground truth); ``hidden`` cells
     are unreadable, as if a hand covered them.
 
@@ -79,15 +78,10 @@ def reading_of(board: Board, orientation: Orientation, hidden: Sequence[str] = (
     """
     values = cell_values(board, orientation)
     cells = {
-        name: CellReading(v, 0.0, ()) if name in hidden else CellReading(v, 1.0, (v,))
-        for name, v in values.items()
+        cell: CellReading(v, 0.0, ()) if cell in hidden else CellReading(v, 1.0, (v,))
+        for cell, v in values.items()
     }
-    return BoardReading(
-        tuple(cells[f"top-{i}"] for i in range(12)),
-        tuple(cells[f"bottom-{i}"] for i in range(12)),
-        cells["bar-light"],
-        cells["bar-dark"],
-    )
+    return BoardReading.of_cells(cells)
 
 
 def best_board(reading: BoardReading, orientation: Orientation) -> Board | None:
@@ -154,13 +148,7 @@ def _boards(
         return None
     boards = []
     for combo in found:
-        values = dict(zip(names, combo, strict=True))
-        layout = ImageLayout(
-            tuple(values[f"top-{i}"] for i in range(12)),
-            tuple(values[f"bottom-{i}"] for i in range(12)),
-            values["bar-light"],
-            values["bar-dark"],
-        )
+        layout = ImageLayout.from_cells(dict(zip(names, combo, strict=True)))
         try:
             boards.append(Board.from_layout(layout, orientation))
         except PositionError:
@@ -168,11 +156,11 @@ def _boards(
     return boards
 
 
-def _split(name: str, value: int) -> tuple[int, int]:
+def _split(cell: Cell, value: int) -> tuple[int, int]:
     """(light, dark) checkers a cell holds when it reads ``value``."""
-    if name == "bar-light":
+    if cell.bar is Side.LIGHT:
         return value, 0
-    if name == "bar-dark":
+    if cell.bar is Side.DARK:
         return 0, value
     return (value, 0) if value > 0 else (0, -value)
 
@@ -199,12 +187,12 @@ def shows(reading: BoardReading, orientation: Orientation, board: Board, exact: 
     return boards is not None and board in boards and len(boards) <= MAX_AMBIGUITY
 
 
-def _fits(reading: BoardReading, expected: dict[str, int]) -> bool:
+def _fits(reading: BoardReading, expected: dict[Cell, int]) -> bool:
     """True when every cell's plausible counts include what ``expected`` puts there."""
     return all(expected[name] in cell.plausible for name, cell in reading.cells().items())
 
 
-def _excluded_surely(reading: BoardReading, expected: dict[str, int]) -> bool:
+def _excluded_surely(reading: BoardReading, expected: dict[Cell, int]) -> bool:
     """True when a cell the reader is sure of rules out the board ``expected``."""
     for name, cell in reading.cells().items():
         if cell.readable and cell.confidence >= CONFIDENT and expected[name] not in cell.plausible:
@@ -222,29 +210,29 @@ def explain(
     """Which of the legal ``plays`` of ``mover`` from ``before`` the ``reading`` shows (see module doc)."""
     hidden = reading.unreadable_points
     if hidden:
-        return Explanation(UNCLEAR, reason=f"cannot see {_cell_list(hidden)}")
+        return Explanation(Verdict.UNCLEAR, reason=f"cannot see {_cell_list(hidden)}")
     boards = _boards(reading, orientation, mover, before)
     if boards is None:
         fitting = [
             p for p in plays if _fits(reading, cell_values(Board.from_position(p.result, mover), orientation))
         ]
         return Explanation(
-            UNCLEAR,
+            Verdict.UNCLEAR,
             reason="the counts are too uncertain to judge",
             candidates=_likeliest(reading, orientation, fitting, mover),
         )
     if not boards:
-        return Explanation(UNCLEAR, reason=_count_problem(reading, orientation, mover, before))
+        return Explanation(Verdict.UNCLEAR, reason=_count_problem(reading, orientation, mover, before))
     results = {Board.from_position(p.result, mover): p for p in plays}
     legal_seen = [b for b in boards if b in results]
     if len(legal_seen) == 1 and len(boards) <= MAX_AMBIGUITY:
         # the rules narrow what the camera leaves open: one legal result fits, the play was that
         board = legal_seen[0]
-        return Explanation(LEGAL, results[board], board, "legal")
+        return Explanation(Verdict.LEGAL, results[board], board, "legal")
     if legal_seen:
         vague = len(legal_seen) == 1  # one legal play fits, but among too many boards to be sure
         return Explanation(
-            UNCLEAR,
+            Verdict.UNCLEAR,
             reason="the counts are too doubtful to be sure"
             if vague
             else "the reading fits more than one legal play",
@@ -253,11 +241,12 @@ def explain(
     open_plays = [p for b, p in results.items() if not _excluded_surely(reading, cell_values(b, orientation))]
     if open_plays:
         return Explanation(
-            UNCLEAR,
+            Verdict.UNCLEAR,
             reason="a doubtful count could hide a legal play",
             candidates=_likeliest(reading, orientation, open_plays, mover),
         )
-    return Explanation(ILLEGAL, None, _likeliest_board(reading, orientation, boards, list(results)), "")
+    seen = _likeliest_board(reading, orientation, boards, list(results))
+    return Explanation(Verdict.ILLEGAL, None, seen, "")
 
 
 def _likeliest_board(
@@ -301,70 +290,86 @@ def _count_problem(reading: BoardReading, orientation: Orientation, mover: Side,
     return "the checkers do not add up"
 
 
-def _cell_list(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:4])
-    return shown + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+def _cell_list(cells: Sequence[Cell]) -> str:
+    shown = ", ".join(str(c) for c in cells[:4])
+    return shown + (f" and {len(cells) - 4} more" if len(cells) > 4 else "")
 
 
-def point_name(orientation: Orientation, cell: str) -> tuple[int, int]:
-    """(light's point, dark's point) of a cell name such as ``bottom-3``; 25 for the bar cells."""
-    if cell.startswith("bar"):
-        return 25, 25
-    row, index = cell.split("-")
-    light = orientation.point(Side.LIGHT, row, int(index))
-    return light, 25 - light
+@dataclass(frozen=True)
+class Difference:
+    """A cell that shows other than expected: ``side``'s ``point`` (25: its half of the bar) holds ``seen``
+    of its checkers where ``expected`` checkers of ``expected_side`` belong.
+
+        >>> d = Difference(Side.LIGHT, 13, 4, 5, Side.LIGHT)
+        >>> d.text, d.fix
+        ('light 13-point has 4, expected 5', 'light 13-point back to 5')
+    """
+
+    side: Side
+    point: int
+    seen: int
+    expected: int
+    expected_side: Side
+
+    @property
+    def place(self) -> str:
+        where = "bar" if self.point == 25 else f"{self.point}-point"
+        return f"{self.side.value} {where}"
+
+    @property
+    def _whose(self) -> str:
+        return f" {self.expected_side.value}" if self.expected and self.expected_side is not self.side else ""
+
+    @property
+    def text(self) -> str:
+        """What is wrong, in words a player follows."""
+        return f"{self.place} has {self.seen}, expected {self.expected}{self._whose}"
+
+    @property
+    def fix(self) -> str:
+        """What to put back."""
+        return f"{self.place} back to {self.expected}{self._whose}"
 
 
 def differences(
     expected: Board, reading: BoardReading, orientation: Orientation, limit: int = 6, sure_only: bool = False
-) -> list[str]:
-    """What the reading shows differently from ``expected``, in words a player follows.
+) -> list[Difference]:
+    """The cells the reading shows differently from ``expected``: light before dark, high points first.
 
-    Cells are named by the reader's best count; hidden cells are left out, and with ``sure_only`` every
+    Cells are taken at the reader's best count; hidden cells are left out, and with ``sure_only`` every
     cell the reader is not sure of.
 
         >>> from bgboard.layout import Board, Orientation
         >>> o = Orientation.BOTTOM_RIGHT
         >>> seen = Board.start()
         >>> light = list(seen.light); light[12] = 4; light[7] = 4
-        >>> differences(Board.start(), reading_of(Board(tuple(light), seen.dark), o), o)
+        >>> [d.text for d in differences(Board.start(), reading_of(Board(tuple(light), seen.dark), o), o)]
         ['light 13-point has 4, expected 5', 'light 8-point has 4, expected 3']
     """
     want = cell_values(expected, orientation)
-    found: list[tuple[int, int, str]] = []
-    for name, cell in reading.cells().items():
-        if (cell.certain if sure_only else cell.readable) and cell.count != want[name]:
-            found.append(_difference(orientation, name, cell.count, want[name]))
-    found.sort()  # light before dark, high points first
-    return [text for _, _, text in found[:limit]]
+    found = [
+        _difference(orientation, cell, c.count, want[cell])
+        for cell, c in reading.cells().items()
+        if (c.certain if sure_only else c.readable) and c.count != want[cell]
+    ]
+    found.sort(key=lambda d: (d.side is Side.DARK, -d.point, d.text))
+    return found[:limit]
 
 
-def _difference(orientation: Orientation, name: str, seen: int, want: int) -> tuple[int, int, str]:
-    """(side order, -point, text) for one cell that differs."""
-    if name.startswith("bar"):
-        side = Side.LIGHT if name == "bar-light" else Side.DARK
-        return side is Side.DARK, -25, f"{side.value} bar has {seen}, expected {want}"
-    light_point, dark_point = point_name(orientation, name)
+def _difference(orientation: Orientation, cell: Cell, seen: int, want: int) -> Difference:
+    if cell.bar is not None:
+        return Difference(cell.bar, 25, seen, want, cell.bar)
     if want and (seen == 0 or (seen > 0) == (want > 0)):
         side = Side.LIGHT if want > 0 else Side.DARK
-        tail = f", expected {abs(want)}"
-    else:
-        side = Side.LIGHT if seen > 0 else Side.DARK
-        tail = f", expected {abs(want)} {side.other.value}" if want else ", expected 0"
-    point = light_point if side is Side.LIGHT else dark_point
-    return side is Side.DARK, -point, f"{side.value} {point}-point has {abs(seen)}{tail}"
-
-
-def off_counts(board: Board) -> tuple[int, int]:
-    """Checkers borne off (light, dark), inferred from conservation."""
-    return CHECKERS - sum(board.light), CHECKERS - sum(board.dark)
+        return Difference(side, orientation.point(side, cell), abs(seen), abs(want), side)
+    side = Side.LIGHT if seen > 0 else Side.DARK
+    return Difference(side, orientation.point(side, cell), abs(seen), abs(want), side.other if want else side)
 
 
 __all__ = [
-    "ILLEGAL",
-    "LEGAL",
-    "UNCLEAR",
+    "Difference",
     "Explanation",
+    "Verdict",
     "best_board",
     "cell_values",
     "differences",

@@ -11,7 +11,7 @@ Seats and halves. A player sits at the row of its own home board (points 1..12 r
 row), so with :class:`~bgboard.layout.Orientation` ``BOTTOM_*`` light sits at the bottom of the image and
 dark at the top, and the reverse for ``TOP_*``. Dice are thrown into the roller's right-hand half: for
 the player at the bottom that is the image's right half, for the player at the top the image's left
-half (:func:`roller_half`).
+half (:meth:`~bgboard.layout.Orientation.throwing_half`).
 
     >>> from referee.observe import reading_of
     >>> from bgboard.layout import Board, Orientation
@@ -35,7 +35,7 @@ from referee.match import FinishedGame, Match
 from referee.moves import Play
 from referee.narration import describe_play, describe_score, dice_text
 from referee.notation.position_id import encode_position_id
-from referee.observe import ILLEGAL, LEGAL, Explanation, differences, explain, shows
+from referee.observe import Difference, Explanation, Verdict, differences, explain, shows
 from referee.rules_options import RuleOptions
 from vision.reading import BoardReading, DieReading
 
@@ -50,23 +50,6 @@ READY, ROLL_OK, REROLL, CANNOT_SEE, ILLEGAL_SIGNAL, GAME_OVER = (
 )
 MAX_QUESTION = 3  # the table is asked to confirm a play only when at most this many fit
 BUTTONS = ("DOUBLE", "TAKE", "DROP", "ACCEPT", "NEW_GAME")
-
-
-def seat(orientation: Orientation, side: Side) -> str:
-    """The image row a side sits at: the row of its home board ("bottom" or "top")."""
-    light_row = orientation.home_row
-    if side is Side.LIGHT:
-        return light_row
-    return "top" if light_row == "bottom" else "bottom"
-
-
-def roller_half(orientation: Orientation, side: Side) -> str:
-    """The image half ("left"/"right") that is ``side``'s right-hand half, where it throws its dice.
-
-    >>> roller_half(Orientation.BOTTOM_RIGHT, Side.LIGHT), roller_half(Orientation.BOTTOM_RIGHT, Side.DARK)
-    ('right', 'left')
-    """
-    return "right" if seat(orientation, side) == "bottom" else "left"
 
 
 @dataclass(frozen=True)
@@ -145,7 +128,7 @@ def _face(die: DieReading) -> int | None:
 
 
 def _dice_key(dice: Sequence[DieReading]) -> tuple:
-    return tuple(sorted((d.half or "", d.value or 0, tuple(d.flags)) for d in dice))
+    return tuple(sorted((d.half.value if d.half else "", d.value or 0, tuple(d.flags)) for d in dice))
 
 
 def _same_dice(a: Sequence[DieReading], b: Sequence[DieReading], tolerance: float) -> bool:
@@ -185,7 +168,7 @@ class Session:
         self._unclear_told = False
         self._illegal_run: list[Board] = []
         self._replay_board: tuple[Board | None, float] = (None, 0.0)
-        self._last_setup: tuple[str, ...] = ()
+        self._last_setup: tuple[Difference, ...] = ()
         self._said_cannot_see = False
         self._question: Play | None = None  # the play the table was asked to confirm
         # the dice the table was asked to confirm (a die that may lean, or an unclear face): the dice
@@ -331,7 +314,7 @@ class Session:
             wrong = tuple(differences(start, reading, self.options.orientation))
             if wrong and wrong != self._last_setup:
                 self._last_setup = wrong
-                return [Say(None, "set up the starting position: " + "; ".join(wrong))]
+                return [Say(None, "set up the starting position: " + "; ".join(d.text for d in wrong))]
             return []
         self._last_setup = ()
         return self._start_game(obs.t)
@@ -402,7 +385,7 @@ class Session:
         bad: dict[Side, str] = {}
         homeless = []
         for d in dice:
-            owner = next((s for s in Side if roller_half(o, s) == d.half), None)
+            owner = next((s for s in Side if o.throwing_half(s) == d.half), None)
             if owner is None or owner in by_side:
                 homeless.append(d)
             else:
@@ -464,7 +447,7 @@ class Session:
             return [Say(REROLL, text)]
         if len(dice) != 2:
             return self._cannot_see_dice(obs, f"{len(dice)} dice on the board, expected 2")
-        half = roller_half(self.options.orientation, mover)
+        half = self.options.orientation.throwing_half(mover)
         problems = []
         for d in dice:
             why = _die_ok(d, self.options.rules.on_checker_valid)
@@ -534,7 +517,7 @@ class Session:
 
     def _lifted(self, reading: BoardReading, mover: Side) -> bool | None:
         """True when the mover's dice are gone; also notes an early throw by the opponent."""
-        half = roller_half(self.options.orientation, mover)
+        half = self.options.orientation.throwing_half(mover)
         mine = [d for d in reading.dice if d.half == half or d.half is None]
         others = [d for d in reading.dice if d.half is not None and d.half != half]
         if mine:
@@ -574,10 +557,10 @@ class Session:
     def _judge(self, obs: Observation, mover: Side, replay: bool) -> list[Say]:
         assert obs.reading is not None and self.game is not None
         seen = self._explain(obs.reading, mover)
-        if seen.verdict == LEGAL:
+        if seen.verdict is Verdict.LEGAL:
             self._reset_watch()
             return self._legal(seen, obs.t)
-        if seen.verdict == ILLEGAL:
+        if seen.verdict is Verdict.ILLEGAL:
             self._unclear_since = None
             board = seen.board
             if board is None:
@@ -641,7 +624,7 @@ class Session:
         assert mover is not None
         board = Board.from_position(play.result, mover)
         self._log("confirmed", t, side=mover.value, play=play.text, text=f"the table confirms {play.text}")
-        return self._legal(Explanation(LEGAL, play, board, "confirmed by the table"), t)
+        return self._legal(Explanation(Verdict.LEGAL, play, board, "confirmed by the table"), t)
 
     def _legal(self, seen: Explanation, t: float | None) -> list[Say]:
         assert self.game is not None and seen.play is not None
@@ -703,7 +686,7 @@ class Session:
         # what to put back, from the cells the reader is sure of (a doubtful cell could mislead)
         assert obs.reading is not None
         fixes = differences(before, obs.reading, self.options.orientation, sure_only=True)
-        restore = "; ".join(_restore_text(f) for f in fixes)
+        restore = "; ".join(f.fix for f in fixes)
         text = f"illegal play by {mover.value} ({dice_text(dice)}): {judgement.reason}. {remedy}"
         if restore and not self.options.rules.tournament_mode:
             text += f" ({restore})"
@@ -739,7 +722,7 @@ class Session:
         mover = self.game.on_roll
         assert mover is not None
         reading = obs.reading
-        half = roller_half(self.options.orientation, mover.other)
+        half = self.options.orientation.throwing_half(mover.other)
         if any(d.half == half for d in reading.dice):
             # the opponent is throwing: the replayed play is finished, judge it now
             self._replay_board = (self._replay_board[0], -math.inf)
@@ -769,7 +752,7 @@ class Session:
             and all(v is not None for v in values)
             and all(
                 _die_ok(d, self.options.rules.on_checker_valid) is None
-                and d.half == roller_half(self.options.orientation, opponent)
+                and d.half == self.options.orientation.throwing_half(opponent)
                 for d in dice
             )
         )
@@ -952,10 +935,3 @@ def _resume_match(state: dict[str, Any], options: SessionOptions) -> Match:
             won = GameResult(side, Outcome.SINGLE, points, points)
             match.games.append(FinishedGame(len(match.games) + 1, match.score, False, won))
     return match
-
-
-def _restore_text(difference: str) -> str:
-    """ "light 13-point has 4, expected 5" -> "light 13-point back to 5"."""
-    head, _, want = difference.partition(", expected ")
-    where = head.rsplit(" has ", 1)[0]
-    return f"{where} back to {want}"

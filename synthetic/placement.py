@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from bgboard.layout import Cell, Row, Side
 from synthetic.camera import CameraModel
 from synthetic.props import Checker
 from synthetic.scene import Scene
@@ -37,45 +38,47 @@ def checker_slots(n: int, row_limit: int = 5) -> list[tuple[float, int]]:
     return out
 
 
-def slot_xy(geo: Geometry, cell: str, k: int, row_limit: int = 5) -> tuple[float, float]:
+def slot_xy(geo: Geometry, cell: Cell, k: int, row_limit: int = 5) -> tuple[float, float]:
     """Field coordinates of the ideal centre of the ``k``-th checker (0-based) of ``cell``.
 
     >>> geo = Geometry(aspect=0.92, bar=0.062)
-    >>> [round(v, 3) for v in slot_xy(geo, "top-0", 0)]
+    >>> [round(v, 3) for v in slot_xy(geo, Cell.parse("top-0"), 0)]
     [0.039, 0.041]
     """
     along, _ = checker_slots(k + 1, row_limit)[k]
     dy = along * geo.diameter / geo.aspect
-    if cell.startswith("bar"):
+    if cell.bar is not None:
         room = min(row_limit, int((geo.aspect / 2 - BAR_GAP * geo.diameter) / geo.diameter))
         along, _ = checker_slots(k + 1, room)[k]
         off = (BAR_GAP + along) * geo.diameter / geo.aspect
-        return 0.5, 0.5 - off if cell == "bar-light" else 0.5 + off
-    row, index = cell.split("-")
-    return geo.point_x(int(index)), dy if row == "top" else 1 - dy
+        return 0.5, 0.5 - off if cell.bar is Side.LIGHT else 0.5 + off
+    return geo.point_x(cell.index), dy if cell.row is Row.TOP else 1 - dy
 
 
-def cell_columns(scene: Scene, geo: Geometry) -> list[tuple[str, int, float, float, float, int]]:
+def cell_columns(scene: Scene, geo: Geometry) -> list[tuple[Cell, int, float, float, float, int]]:
     """(cell, count, x of the column in world units, y of its start, direction, row limit) for all cells."""
     half_h = geo.aspect / 2
     cols = []
-    for row, values, y0, sign in (("top", scene.top, -half_h, 1.0), ("bottom", scene.bottom, half_h, -1.0)):
+    for row, values, y0, sign in (
+        (Row.TOP, scene.top, -half_h, 1.0),
+        (Row.BOTTOM, scene.bottom, half_h, -1.0),
+    ):
         for i, v in enumerate(values):
-            cols.append((f"{row}-{i}", v, geo.point_x(i) - 0.5, y0, sign, scene.row_limit))
+            cols.append((Cell.point(row, i), v, geo.point_x(i) - 0.5, y0, sign, scene.row_limit))
     gap = BAR_GAP * geo.diameter
     bar_room = min(scene.row_limit, int((half_h - gap) / geo.diameter))
-    cols.append(("bar-light", scene.bar_light, 0.0, -gap, -1.0, bar_room))
-    cols.append(("bar-dark", -scene.bar_dark, 0.0, gap, 1.0, bar_room))
+    cols.append((Cell.bar_of(Side.LIGHT), scene.bar_light, 0.0, -gap, -1.0, bar_room))
+    cols.append((Cell.bar_of(Side.DARK), -scene.bar_dark, 0.0, gap, 1.0, bar_room))
     return cols
 
 
 def place_checkers(
     scene: Scene, style: Style, rng: np.random.Generator
-) -> list[tuple[str, Checker, int, bool]]:
+) -> list[tuple[Cell, Checker, int, bool]]:
     geo = style.geometry
     d = geo.diameter
     t = d * geo.thickness
-    placed: list[tuple[str, Checker, int, bool]] = []
+    placed: list[tuple[Cell, Checker, int, bool]] = []
     for cell, v, x, y0, sign, limit in cell_columns(scene, geo):
         look = style.light if v > 0 else style.dark
         slide = 0.0
@@ -94,7 +97,9 @@ def place_checkers(
     return separate(placed, d)
 
 
-def separate(placed: list[tuple[str, Checker, int, bool]], d: float) -> list[tuple[str, Checker, int, bool]]:
+def separate(
+    placed: list[tuple[Cell, Checker, int, bool]], d: float
+) -> list[tuple[Cell, Checker, int, bool]]:
     """Push apart checkers of one layer that the sideways drift made overlap: solid discs only touch."""
     out = list(placed)
     for layer in {k for _, _, k, _ in out}:
@@ -116,7 +121,7 @@ def separate(placed: list[tuple[str, Checker, int, bool]], d: float) -> list[tup
 
 def cells_hidden(
     scene: Scene, geo: Geometry, model: CameraModel, hidden: np.ndarray
-) -> tuple[frozenset[str], frozenset[str]]:
+) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """Cells whose checker slots the occluders cover: (a quarter of a slot or more, any at all)."""
     d = geo.diameter
     g = np.linspace(-0.42, 0.42, 9) * d
@@ -142,7 +147,7 @@ def cells_hidden(
 
 
 def top_checker_at(
-    x: float, y: float, checkers: list[tuple[str, Checker, int, bool]], geo: Geometry
+    x: float, y: float, checkers: list[tuple[Cell, Checker, int, bool]], geo: Geometry
 ) -> float:
     """Height of the highest checker top under world point (x, y); -1 when none is under it."""
     r = geo.diameter / 2

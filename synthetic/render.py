@@ -4,7 +4,7 @@ The renderer serves the tests, the benchmarks and the demonstration; it is deter
 returns the exact truth with the image (where the field, the dice and every checker landed, and which
 cells a hand or cup hides).
 
-    >>> from bgboard.layout import ImageLayout
+    >>> from bgboard.layout import Cell, Half, ImageLayout
     >>> start = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
     >>> frame = render(scene_from_layout(start, dice=(DieSpec(3, 0.7, 0.5), DieSpec(5, 0.8, 0.45))), seed=1)
     >>> frame.image.shape, [d.value for d in frame.dice]
@@ -50,7 +50,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from bgboard.layout import ImageLayout
+from bgboard.layout import Cell, Half, ImageLayout
 from synthetic.camera import CameraModel
 from synthetic.effects import postprocess
 from synthetic.hands import draw_clutter, draw_occluder, make_hand
@@ -106,13 +106,13 @@ class DieTruth:
     cocked: bool
     on_checker: bool
     outside_field: bool
-    half: str | None  # "left" / "right" half of the field; None on the bar or off the field
+    half: Half | None  # the half of the field it lies in; None on the bar or off the field
     covered: float = 0.0  # the share of its top face a hand, arm or cup hides (0..1)
 
 
 @dataclass(frozen=True)
 class CheckerTruth:
-    cell: str  # "top-0".."bottom-11", "bar-light", "bar-dark"
+    cell: Cell
     light: bool
     layer: int  # 0 = on the board, 1 = on top of the first row, ...
     center: tuple[float, float]  # image pixels of the top face's centre
@@ -124,9 +124,9 @@ class Rendered:
     image: np.ndarray  # HxWx3 uint8 BGR
     field_quad: np.ndarray  # 4x2 float: tl, tr, br, bl corners of the playing field in image pixels
     dice: tuple[DieTruth, ...]
-    occluded: frozenset[str]  # cells a hand/arm/cup hides (a quarter of some checker slot or more)
+    occluded: frozenset[Cell]  # cells a hand/arm/cup hides (a quarter of some checker slot or more)
     style: str
-    partly_occluded: frozenset[str] = frozenset()  # cells only grazed (under a quarter): may go either way
+    partly_occluded: frozenset[Cell] = frozenset()  # cells only grazed (under a quarter): may go either way
     checkers: tuple[CheckerTruth, ...] = ()
     layout: ImageLayout | None = None
     cube_center: tuple[float, float] | None = None
@@ -272,7 +272,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
         centre = model.project([block.top_centre])[0]
         outside = not (0 <= spec.x <= 1 and 0 <= spec.y <= 1)
         on_bar = abs(spec.x - 0.5) <= geo.bar / 2
-        half = None if outside or on_bar else ("left" if spec.x < 0.5 else "right")
+        half = None if outside or on_bar else (Half.LEFT if spec.x < 0.5 else Half.RIGHT)
         dice_truth.append(
             DieTruth(
                 spec.value,

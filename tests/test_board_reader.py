@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from bench.boards import dice_readings, frame_for, make_club, random_boards, truth_cells
-from bgboard.layout import Board, Orientation
+from bgboard.layout import CELLS, Board, Cell, Orientation
 from synthetic.render import DieSpec, HandSpec, render, scene_from_layout
 from vision.board_reader import BoardReader
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
@@ -16,6 +16,8 @@ from vision.stacks import bar_cells, conserve, point_cell
 
 SURE = {c: SlotCall(c, frozenset({c}), 0.999, False) for c in (EMPTY, LIGHT, DARK)}
 FOREIGN = SlotCall(EMPTY, frozenset({EMPTY}), 0.99, True)
+
+C = Cell.parse  # cells by the names of the readings' JSON
 
 
 def test_a_stack_counts_like_checkers_from_the_edge() -> None:
@@ -64,14 +66,16 @@ def test_a_second_layer_adds_to_a_full_row() -> None:
 def test_a_full_column_is_open_upwards_until_conservation_closes_it() -> None:
     tall = point_cell([SURE[DARK]] * 6)
     assert tall.plausible == tuple(range(-15, -5))
-    cells = {f"top-{i}": point_cell([SURE[EMPTY]] * 6) for i in range(12)}
-    cells.update({f"bottom-{i}": point_cell([SURE[EMPTY]] * 6) for i in range(12)})
-    cells["top-0"] = tall
-    cells["top-1"] = point_cell([SURE[DARK]] * 5 + [SURE[EMPTY]])
-    cells["top-2"] = point_cell([SURE[DARK]] * 4 + [SURE[EMPTY]] * 2)
-    cells["bar-light"], cells["bar-dark"] = bar_cells([SURE[EMPTY]] * 4, np.arange(8.0).reshape(4, 2), 1.0)
+    cells = {C(f"top-{i}"): point_cell([SURE[EMPTY]] * 6) for i in range(12)}
+    cells.update({C(f"bottom-{i}"): point_cell([SURE[EMPTY]] * 6) for i in range(12)})
+    cells[C("top-0")] = tall
+    cells[C("top-1")] = point_cell([SURE[DARK]] * 5 + [SURE[EMPTY]])
+    cells[C("top-2")] = point_cell([SURE[DARK]] * 4 + [SURE[EMPTY]] * 2)
+    cells[C("bar-light")], cells[C("bar-dark")] = bar_cells(
+        [SURE[EMPTY]] * 4, np.arange(8.0).reshape(4, 2), 1.0
+    )
     narrowed, notes = conserve(cells)
-    assert narrowed["top-0"].plausible == (-6,) and narrowed["top-0"].certain
+    assert narrowed[C("top-0")].plausible == (-6,) and narrowed[C("top-0")].certain
     assert not notes
 
 
@@ -96,13 +100,13 @@ def test_a_hand_on_the_board_keeps_the_bar_and_the_cells_beside_it_unsure() -> N
     from vision.reading import CellReading
 
     sure = CellReading(0, 0.99, (0,))
-    cells = {f"top-{i}": sure for i in range(12)} | {f"bottom-{i}": sure for i in range(12)}
-    cells["top-5"] = CellReading(0, 0.0, ())
-    cells["bar-light"] = cells["bar-dark"] = CellReading(1, 0.99, (1,))
+    cells = {C(f"top-{i}"): sure for i in range(12)} | {C(f"bottom-{i}"): sure for i in range(12)}
+    cells[C("top-5")] = CellReading(0, 0.0, ())
+    cells[C("bar-light")] = cells[C("bar-dark")] = CellReading(1, 0.99, (1,))
     out = _near_foreign(cells)
-    assert not out["top-4"].certain and not out["top-6"].certain and out["top-8"].certain
-    assert out["bar-light"].count == 1 and out["bar-light"].plausible == tuple(range(1, 16))
-    assert not out["bar-dark"].certain and not out["top-5"].readable
+    assert not out[C("top-4")].certain and not out[C("top-6")].certain and out[C("top-8")].certain
+    assert out[C("bar-light")].count == 1 and out[C("bar-light")].plausible == tuple(range(1, 16))
+    assert not out[C("bar-dark")].certain and not out[C("top-5")].readable
 
 
 def test_a_cell_the_network_half_sees_covered_doubts_its_neighbours() -> None:
@@ -110,17 +114,17 @@ def test_a_cell_the_network_half_sees_covered_doubts_its_neighbours() -> None:
     from vision.point_counts import COVERED
     from vision.reading import CellReading
 
-    names = ["top-2", "top-3", "top-4"]
+    names = [C("top-2"), C("top-3"), C("top-4")]
     p = np.zeros((3, COVERED + 1))
     p[:, 0] = 1.0
     p[0, COVERED], p[0, 0] = 0.34, 0.66  # a hand's edge over top-2: the network a third sure it is covered
     p[1, COVERED] = 0.03
     assert HALF_SEEN < 0.34
     covered = _half_covered(names, p)
-    assert covered == {"top-2"}
+    assert covered == {C("top-2")}
     sure = CellReading(0, 0.99, (0,))
     out = _near_foreign(dict.fromkeys(names, sure), covered)
-    assert not out["top-3"].certain and out["top-4"].certain
+    assert not out[C("top-3")].certain and out[C("top-4")].certain
 
 
 def test_a_hand_only_the_network_sees_doubts_the_cells_at_its_edge() -> None:
@@ -130,26 +134,28 @@ def test_a_hand_only_the_network_sees_doubts_the_cells_at_its_edge() -> None:
 
     # rendered seed 10, suede/3/15: an arm the slots took for nothing over top-9 (read surely, right or
     # not) while the network saw it over other points; it was a little uneasy about top-9 (0.026)
-    names = [f"top-{i}" for i in range(12)] + [f"bottom-{i}" for i in range(12)] + ["bar-light", "bar-dark"]
+    names = list(CELLS)
     sure = CellReading(-1, 0.99, (-1,))
     cells = dict.fromkeys(names, sure)
-    cells["bottom-9"] = cells["bottom-10"] = CellReading(
+    cells[C("bottom-9")] = cells[C("bottom-10")] = CellReading(
         0, 0.0, ()
     )  # unreadable: the network saw them covered
     p = np.zeros((STRIPS, COVERED + 1))
     p[:, 1] = 1.0
-    p[names.index("bottom-9"), COVERED] = p[names.index("bottom-10"), COVERED] = 0.99
-    p[names.index("top-9"), COVERED] = 0.026
-    p[names.index("top-2"), COVERED] = UNEASY / 2
+    p[names.index(C("bottom-9")), COVERED] = p[names.index(C("bottom-10")), COVERED] = 0.99
+    p[names.index(C("top-9")), COVERED] = 0.026
+    p[names.index(C("top-2")), COVERED] = UNEASY / 2
     out = _hand_doubts(cells, p, foreign=False)
-    assert not out["top-9"].certain and out["top-9"].count == -1
+    assert not out[C("top-9")].certain and out[C("top-9")].count == -1
     # the neighbours of what the network saw covered, and the bar, are doubted as for a hand the slots saw
-    assert not out["bottom-8"].certain and not out["bottom-11"].certain and not out["bar-light"].certain
-    assert out["top-2"].certain and out["top-8"].certain
+    assert (
+        not out[C("bottom-8")].certain and not out[C("bottom-11")].certain and not out[C("bar-light")].certain
+    )
+    assert out[C("top-2")].certain and out[C("top-8")].certain
     # no hand anywhere: the same unease is nothing
-    p[names.index("bottom-9"), COVERED] = p[names.index("bottom-10"), COVERED] = 0.0
+    p[names.index(C("bottom-9")), COVERED] = p[names.index(C("bottom-10")), COVERED] = 0.0
     quiet = _hand_doubts(cells, p, foreign=False)
-    assert quiet["top-9"].certain and quiet["bar-light"].certain
+    assert quiet[C("top-9")].certain and quiet[C("bar-light")].certain
 
 
 def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> None:
@@ -253,7 +259,7 @@ def test_a_die_candidate_on_a_bar_checker_does_not_hide_it(club) -> None:  # typ
         type(layout)(tuple(top), tuple(bottom), 0, 2), style=club.style, camera=club.camera, noise=0.0
     )
     frame = render(scene, seed=3)
-    on_bar = [c for c in frame.checkers if c.cell == "bar-dark"]
+    on_bar = [c for c in frame.checkers if c.cell == C("bar-dark")]
     assert len(on_bar) == 2
     x, y = on_bar[0].center
     fake = DieReading(None, (x, y), (x - 12, y - 12, x + 12, y + 12), 0.9, cocked=True, on_checker=True)
@@ -330,19 +336,14 @@ def test_what_an_unreadable_points_familiar_slots_allow() -> None:
     assert _seen([SURE[LIGHT], novel] + [SURE[EMPTY]] * 4, [False] * 6, None) == (1, 2)
 
 
-def _reading_of(layout, unreadable: frozenset[str] = frozenset()) -> BoardReading:
+def _reading_of(layout, unreadable: frozenset[Cell] = frozenset()) -> BoardReading:
     """A reading that gives every cell of ``layout`` surely, but the ``unreadable`` ones."""
     from vision.reading import CellReading
 
-    def cell(name: str, count: int) -> CellReading:
+    def cell(name: Cell, count: int) -> CellReading:
         return CellReading(0, 0.0, ()) if name in unreadable else CellReading(count, 0.99, (count,))
 
-    return BoardReading(
-        tuple(cell(f"top-{i}", v) for i, v in enumerate(layout.top)),
-        tuple(cell(f"bottom-{i}", v) for i, v in enumerate(layout.bottom)),
-        cell("bar-light", layout.bar_light),
-        cell("bar-dark", layout.bar_dark),
-    )
+    return BoardReading.of_cells({c: cell(c, v) for c, v in layout.cells().items()})
 
 
 def test_the_suite_scores_a_cup_that_misses_every_slot_apart_from_clear_frames() -> None:
@@ -355,7 +356,7 @@ def test_the_suite_scores_a_cup_that_misses_every_slot_apart_from_clear_frames()
     frame = Rendered(
         np.zeros((4, 4, 3), np.uint8), np.zeros((4, 2)), (), frozenset(), "tournament", layout=layout
     )
-    flagged = _reading_of(layout, frozenset({"top-0"}))
+    flagged = _reading_of(layout, frozenset({C("top-0")}))
     score, problems = Score(), []
     score.add(flagged, frame, problems, "grazed", occluder=True)
     score.add(_reading_of(layout), frame, problems, "grazed exact", occluder=True)

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bgboard.layout import ImageLayout
+from bgboard.layout import Half, ImageLayout
 from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision.dice import DiceStabilizer, ImageError, find_dice
 from vision.reading import DieReading
@@ -119,7 +119,7 @@ def test_real_board_dice(shared_data: Path, name: str) -> None:
             d for d in dice if np.hypot(d.center[0] - want["center"][0], d.center[1] - want["center"][1]) < 15
         ]
         assert [d.value for d in near] == [want["value"]]
-        assert not near[0].outside_field and near[0].half in ("left", "right")
+        assert not near[0].outside_field and near[0].half in Half
     if name != "test10.jpg":  # test10: one pearl checker is still taken for a die (on_checker)
         assert sum(not d.outside_field for d in dice) == len(entry["dice"])
 
@@ -192,7 +192,7 @@ def test_rendered_cocked_die_is_flagged_without_a_value() -> None:
 def test_rendered_die_outside_the_field() -> None:
     frame = rendered((DieSpec(5, 1.06, 0.5, 10), DieSpec(1, 0.8, 0.5)), 6)
     dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])
-    assert [(d.value, d.outside_field, d.half) for d in dice] == [(1, False, "right"), (5, True, None)]
+    assert [(d.value, d.outside_field, d.half) for d in dice] == [(1, False, Half.RIGHT), (5, True, None)]
 
 
 def test_on_checker_flag_and_table_setting() -> None:

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from bgboard.layout import Board, ImageLayout, Orientation, Side
+from bgboard.layout import CELLS, Board, Cell, CellError, ImageLayout, Orientation, Row, Side
 from bgboard.position import START, Position, PositionError
 
 
@@ -19,9 +19,9 @@ def test_cell_and_point_are_inverse(orientation):
     seen = set()
     for side in Side:
         for p in range(1, 25):
-            row, index = orientation.cell(side, p)
-            assert orientation.point(side, row, index) == p
-            seen.add((side, row, index))
+            cell = orientation.cell(side, p)
+            assert orientation.point(side, cell) == p
+            seen.add((side, cell))
     assert len(seen) == 48
 
 
@@ -33,8 +33,23 @@ def test_layout_round_trip(orientation):
 
 def test_opponent_points_mirror():
     o = Orientation.BOTTOM_RIGHT
-    assert o.cell(Side.LIGHT, 1) == o.cell(Side.DARK, 24) == ("bottom", 11)
-    assert o.cell(Side.LIGHT, 13) == ("top", 0)
+    assert o.cell(Side.LIGHT, 1) == o.cell(Side.DARK, 24) == Cell(Row.BOTTOM, 11)
+    assert o.cell(Side.LIGHT, 13) == Cell.parse("top-0")
+
+
+def test_cells_name_themselves_as_the_readings_json_does() -> None:
+    assert [str(c) for c in CELLS[:2]] == ["top-0", "top-1"]
+    assert [str(c) for c in CELLS[-2:]] == ["bar-light", "bar-dark"]
+    assert all(Cell.parse(str(c)) == c for c in CELLS) and len(set(CELLS)) == 26
+    for bad in ("top-12", "middle-3", "bar-blue", "top"):
+        with pytest.raises(CellError, match="is not a cell"):
+            Cell.parse(bad)
+
+
+def test_a_layout_reads_and_writes_by_cell() -> None:
+    layout = Board.start().layout(Orientation.BOTTOM_RIGHT)
+    assert ImageLayout.from_cells(layout.cells()) == layout
+    assert layout.value(Cell.parse("bottom-11")) == -2  # dark's 24-point, light's 1-point
 
 
 @pytest.mark.parametrize(

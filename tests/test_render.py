@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bgboard.layout import ImageLayout
+from bgboard.layout import Cell, Half, ImageLayout, Row
 from synthetic.render import (
     STYLES,
     Camera,
@@ -31,6 +31,8 @@ CAMERAS = (
     Camera(tilt_deg=20, rotation_deg=4),
     Camera(tilt_deg=12, rotation_deg=-6, distortion=0.12, scale=0.85),
 )
+
+C = Cell.parse  # cells by the names of the readings' JSON
 
 
 @pytest.fixture()
@@ -107,21 +109,21 @@ def test_checker_slots_stack_five_then_layers() -> None:
 def test_stacks_of_fifteen_render_with_exact_truth(style: str) -> None:
     scene = Scene((15,) + (0,) * 11, (0,) * 11 + (-15,), style=style, camera=Camera(tilt_deg=10))
     frame = render(scene, SIZE, seed=2)
-    cells: dict[str, list] = {}
+    cells: dict[Cell, list] = {}
     for c in frame.checkers:
         cells.setdefault(c.cell, []).append(c)
-    assert sorted(cells) == ["bottom-11", "top-0"]
-    assert len(cells["top-0"]) == 15 and all(c.light for c in cells["top-0"])
-    assert len(cells["bottom-11"]) == 15 and not any(c.light for c in cells["bottom-11"])
+    assert sorted(cells) == [C("top-0"), C("bottom-11")]
+    assert len(cells[C("top-0")]) == 15 and all(c.light for c in cells[C("top-0")])
+    assert len(cells[C("bottom-11")]) == 15 and not any(c.light for c in cells[C("bottom-11")])
     geo = STYLES[style].geometry
     for c in frame.checkers:
         assert _inside(frame.field_quad, c.center)
-        column = 0 if c.cell == "top-0" else 11
+        column = 0 if c.cell == C("top-0") else 11
         assert abs(c.field_xy[0] - geo.point_x(column)) < geo.point_w / 2
-        assert (c.field_xy[1] < 0.5) == (c.cell == "top-0")
+        assert (c.field_xy[1] < 0.5) == (c.cell == C("top-0"))
     # The image shows them at their reported centres: the top checker of each stack has its colour.
     st = STYLES[style]
-    for cell, look in (("top-0", st.light), ("bottom-11", st.dark)):
+    for cell, look in ((C("top-0"), st.light), (C("bottom-11"), st.dark)):
         (top,) = [c for c in cells[cell] if c.layer == 4]
         u, v = round(top.center[0]), round(top.center[1])
         seen = frame.image[v - 1 : v + 2, u - 1 : u + 2].reshape(-1, 3).mean(0)
@@ -131,11 +133,11 @@ def test_stacks_of_fifteen_render_with_exact_truth(style: str) -> None:
 def test_bar_checkers_are_on_the_bar_light_above_dark_below() -> None:
     frame = render(Scene(EMPTY, EMPTY, bar_light=2, bar_dark=3, cube=CubeSpec(8, "centre")), SIZE)
     geo = STYLES["tournament"].geometry
-    bar = [c for c in frame.checkers if c.cell.startswith("bar")]
-    assert sorted(c.cell for c in bar) == ["bar-dark"] * 3 + ["bar-light"] * 2
+    bar = [c for c in frame.checkers if c.cell.is_bar]
+    assert sorted(c.cell for c in bar) == [C("bar-light")] * 2 + [C("bar-dark")] * 3
     for c in bar:
         assert abs(c.field_xy[0] - 0.5) < geo.bar
-        assert (c.field_xy[1] < 0.5) == (c.cell == "bar-light") == c.light
+        assert (c.field_xy[1] < 0.5) == (c.cell == C("bar-light")) == c.light
     assert frame.cube_center is not None and _inside(frame.field_quad, frame.cube_center)
 
 
@@ -155,7 +157,7 @@ def test_die_truth_box_holds_the_die(die: DieSpec) -> None:
     assert (
         not truth.on_checker
         and not truth.outside_field
-        and truth.half == ("left" if die.x < 0.5 else "right")
+        and truth.half is (Half.LEFT if die.x < 0.5 else Half.RIGHT)
     )
     ys, xs = np.nonzero(_strong_change(frame.image, without.image, 120))
     assert len(xs) > 20
@@ -175,7 +177,7 @@ def test_die_flags_on_checker_outside_and_on_bar() -> None:
     )
     frame = render(scene_from_layout(START, dice=dice, jitter=0.0), SIZE)
     on, out, bar = frame.dice
-    assert on.on_checker and not on.outside_field and on.half == "left"
+    assert on.on_checker and not on.outside_field and on.half is Half.LEFT
     assert out.outside_field and out.half is None and not _inside(frame.field_quad, out.center)
     assert bar.half is None and not bar.outside_field
     # A die on a checker sits higher, so it looks bigger than the same die on the board.
@@ -187,20 +189,19 @@ def test_cup_and_arm_occlude_the_cells_under_them() -> None:
     geo = STYLES["tournament"].geometry
     cup = HandSpec("cup", geo.point_x(2), 0.15)
     frame = render(scene_from_layout(START, hands=(cup,)), SIZE, seed=3)
-    assert "top-2" in frame.occluded
-    assert not any(c.startswith("bottom") for c in frame.occluded | frame.partly_occluded)
+    assert C("top-2") in frame.occluded
+    assert not any(c.row is Row.BOTTOM for c in frame.occluded | frame.partly_occluded)
     assert not frame.occluded & frame.partly_occluded
     arm = HandSpec("arm", geo.point_x(8), 0.35, angle=0)  # from the near player up to top-8
     frame = render(scene_from_layout(START, hands=(arm,)), SIZE, seed=3)
-    assert {"top-8", "bottom-8"} <= frame.occluded
-    assert not any(c in frame.occluded for c in ("top-0", "bottom-0", "bar-light", "top-3"))
+    assert {C("top-8"), C("bottom-8")} <= frame.occluded
+    assert not any(c in frame.occluded for c in (C("top-0"), C("bottom-0"), C("bar-light"), C("top-3")))
     # Every cell reported hidden really changed in the picture, somewhere along its column of slots.
     plain = render(scene_from_layout(START), SIZE, seed=3)
     changed = _strong_change(frame.image, plain.image, 40)
     for cell in frame.occluded:
-        row, index = cell.split("-")
-        x = geo.point_x(int(index))
-        ys = np.linspace(0.03, 0.4, 12) if row == "top" else np.linspace(0.6, 0.97, 12)
+        x = geo.point_x(cell.index)
+        ys = np.linspace(0.03, 0.4, 12) if cell.row is Row.TOP else np.linspace(0.6, 0.97, 12)
         xs = x + np.linspace(-0.4, 0.4, 5) * geo.point_w
         pts = np.round(frame.field_to_image([[x, y] for y in ys for x in xs])).astype(int)
         assert any(changed[v - 2 : v + 3, u - 2 : u + 3].any() for u, v in pts), cell

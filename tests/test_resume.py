@@ -15,7 +15,7 @@ from test_session_fixtures import O, Table, die, signals
 from bgboard.layout import Board, Side
 from referee.demo_script import PLAN, choose
 from referee.journal import Journal
-from referee.session import Session, SessionOptions, Stage, roller_half
+from referee.session import Session, SessionOptions, Stage
 
 TESTS = Path(__file__).resolve().parent
 
@@ -38,7 +38,7 @@ def play_turn(t: Table, i: int, seq: list[Board], rolled: bool = False) -> None:
         t.see(seq[0])
         t.see(seq[0], [die(dice[0], "right"), die(dice[1], "left")])
     elif not rolled:
-        half = roller_half(O, Side.LIGHT if i % 2 == 0 else Side.DARK)
+        half = O.throwing_half(Side.LIGHT if i % 2 == 0 else Side.DARK)
         t.see(seq[i], [die(dice[0], half, shift=3 * i), die(dice[1], half, shift=40 + 3 * i)])
     assert signals(t.see(seq[i + 1]))[-1] in ("READY", "GAME_OVER")
 

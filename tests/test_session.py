@@ -6,11 +6,11 @@ from dataclasses import replace
 
 from test_session_fixtures import O, Table, after, die, moved, signals
 
-from bgboard.layout import Board, Orientation, Side
+from bgboard.layout import Board, Half, Orientation, Row, Side
 from bgboard.position import Position
 from referee.journal import Journal
 from referee.rules_options import RuleOptions
-from referee.session import Session, SessionOptions, Stage, roller_half, seat
+from referee.session import Session, SessionOptions, Stage
 from vision.reading import DieReading
 
 START = Board.start()
@@ -37,9 +37,9 @@ def dark_to_roll(t: Table) -> Board:
 
 
 def test_seats_and_halves_follow_the_orientation() -> None:
-    assert seat(Orientation.TOP_LEFT, Side.LIGHT) == "top"
-    assert roller_half(Orientation.TOP_LEFT, Side.LIGHT) == "left"
-    assert roller_half(Orientation.TOP_LEFT, Side.DARK) == "right"
+    assert Orientation.TOP_LEFT.seat(Side.LIGHT) is Row.TOP
+    assert Orientation.TOP_LEFT.throwing_half(Side.LIGHT) is Half.LEFT
+    assert Orientation.TOP_LEFT.throwing_half(Side.DARK) is Half.RIGHT
 
 
 def test_setup_names_the_wrong_points_then_starts() -> None:

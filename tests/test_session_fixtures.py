@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bgboard.layout import Board, Orientation, Side
+from bgboard.layout import Board, Cell, Half, Orientation, Side
 from referee.moves import apply_moves, legal_plays, parse_moves
 from referee.observe import reading_of
 from referee.session import Observation, Say, Session
@@ -14,9 +14,11 @@ from vision.reading import BoardReading, CellReading, DieReading
 O = Orientation.BOTTOM_RIGHT  # noqa: E741 - the orientation every test uses, short on purpose
 
 
-def die(value: int | None, half: str | None, shift: float = 0.0, **flags: bool) -> DieReading:
-    """A die in the ``half`` of a 1280-wide image; ``shift`` moves it (a new throw lands elsewhere)."""
-    x = (900.0 if half == "right" else 300.0 if half == "left" else 20.0) + shift
+def die(value: int | None, half: Half | str | None, shift: float = 0.0, **flags: bool) -> DieReading:
+    """A die in the ``half`` ("left", "right" or a Half) of a 1280-wide image; ``shift`` moves it (a new
+    throw lands elsewhere)."""
+    half = Half(half) if isinstance(half, str) else half
+    x = (900.0 if half is Half.RIGHT else 300.0 if half is Half.LEFT else 20.0) + shift
     y = 360.0 + shift / 2
     return DieReading(value, (x, y), (x - 20, y - 20, x + 20, y + 20), 0.99, half=half, **flags)
 
@@ -27,18 +29,14 @@ def reading(
     hidden: Sequence[str] = (),
     doubtful: dict[str, tuple[int, float, tuple[int, ...]]] | None = None,
 ) -> BoardReading:
-    """A sure reading of ``board``; ``doubtful`` overrides cells with (count, confidence, plausible)."""
-    r = reading_of(board, O, hidden)
+    """A sure reading of ``board``; ``hidden`` cells (by name, "top-3") are unreadable; ``doubtful``
+    overrides cells with (count, confidence, plausible)."""
+    r = reading_of(board, O, {Cell.parse(name) for name in hidden})
     if doubtful:
         cells = r.cells()
         for name, (count, conf, plausible) in doubtful.items():
-            cells[name] = CellReading(count, conf, plausible)
-        r = BoardReading(
-            tuple(cells[f"top-{i}"] for i in range(12)),
-            tuple(cells[f"bottom-{i}"] for i in range(12)),
-            cells["bar-light"],
-            cells["bar-dark"],
-        )
+            cells[Cell.parse(name)] = CellReading(count, conf, plausible)
+        r = BoardReading.of_cells(cells)
     return replace(r, dice=tuple(dice))
 
 

@@ -54,8 +54,6 @@ from vision.point_counts import CLASSES, COVERED, NET_H, NET_W, POINTS, normalis
 if TYPE_CHECKING:
     from bgboard.layout import Board
 
-CELLS = [f"{r}-{i}" for r in ("top", "bottom") for i in range(12)] + ["bar-light", "bar-dark"]
-
 
 def onto_bar(board: Board, rng: np.random.Generator) -> Board:
     """The board with one to four checkers of one side taken off random points onto the bar (hits are
@@ -76,6 +74,7 @@ def onto_bar(board: Board, rng: np.random.Generator) -> Board:
 
 def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: float) -> None:
     from bench.boards import frame_for, make_club, random_boards
+    from bgboard.layout import CELLS
     from synthetic.render import STYLES
     from vision.rectify import Rectifier
 
@@ -97,7 +96,7 @@ def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: f
             # a covered point is a class of its own; a grazed one may go either way and is left out
             label = [
                 COVERED if name in frame.occluded else -1 if name in frame.partly_occluded else counts[k]
-                for k, name in enumerate(CELLS)
+                for k, name in enumerate(CELLS)  # the strips' order
             ]
             # one frame's strips are normalised together at run time, so they are kept together
             xs.append(s)

@@ -93,6 +93,7 @@ LR = 3e-3
 
 def random_flag_scene(rng: np.random.Generator):
     """A random position with 1..6 dice: half cocked, half near a checker (see the module doc)."""
+    from bgboard.layout import Cell, Row
     from synthetic.placement import slot_xy
     from synthetic.random_scenes import random_camera, random_layout
     from synthetic.render import STYLES, Camera, CubeSpec, DieSpec, Scene
@@ -102,8 +103,8 @@ def random_flag_scene(rng: np.random.Generator):
     geo = STYLES[style].geometry
     row_limit = int(rng.choice([5, 5, 6]))
     cells = [
-        (f"{row}-{i}", abs(v))
-        for row, vals in (("top", top), ("bottom", bottom))
+        (Cell.point(row, i), abs(v))
+        for row, vals in ((Row.TOP, top), (Row.BOTTOM, bottom))
         for i, v in enumerate(vals)
         if v
     ]

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from bgboard.layout import Cell, Side
 from bgboard.position import CHECKERS
 from vision.checkers import (
     DARK,
@@ -267,22 +268,14 @@ class BoardReader:
             # each half of the bar holds one colour: the network's count there needs no colour
             bar_light = fuse(bar_light, counts[BAR_LIGHT], 1, known=True)
             bar_dark = fuse(bar_dark, counts[BAR_DARK], 1, known=True)
-        named = {f"{row}-{i}": c for row in ROWS for i, c in enumerate(rows[row])}
-        named["bar-light"], named["bar-dark"] = bar_light, bar_dark
+        named = {Cell.point(row, i): c for row in ROWS for i, c in enumerate(rows[row])}
+        named[Cell.bar_of(Side.LIGHT)], named[Cell.bar_of(Side.DARK)] = bar_light, bar_dark
         named = _hand_doubts(named, counts, bool(point_foreign.any() or bar_foreign.any()))
         named, notes = conserve(named)
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
         elapsed = (time.perf_counter() - start) * 1000
-        return BoardReading(
-            tuple(named[f"top-{i}"] for i in range(12)),
-            tuple(named[f"bottom-{i}"] for i in range(12)),
-            named["bar-light"],
-            named["bar-dark"],
-            dice=tuple(dice),
-            elapsed_ms=elapsed,
-            notes=tuple(notes),
-        )
+        return BoardReading.of_cells(named, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
 
     def slot_calls(self, frame: np.ndarray) -> tuple[list[SlotCall], list[SlotCall]]:
         """The raw calls of every point slot and bar candidate (for diagnostics and benchmarks)."""
@@ -413,8 +406,8 @@ def _seen(calls: list[SlotCall], spoiled: list[bool], upper: list[SlotCall] | No
 
 
 def _hand_doubts(
-    cells: dict[str, CellReading], counts: np.ndarray | None, foreign: bool
-) -> dict[str, CellReading]:
+    cells: dict[Cell, CellReading], counts: np.ndarray | None, foreign: bool
+) -> dict[Cell, CellReading]:
     """The cells (in the strips' order: top row, bottom row, bar light, bar dark) with the doubts a hand
     in the frame casts. A hand is in the frame when the slots found something ``foreign`` or the strip
     network sees a point or bar half covered; then the cells beside one that is unreadable or that the
@@ -424,8 +417,9 @@ def _hand_doubts(
 
         >>> p = np.zeros((3, 17)); p[:, 1] = 1; p[0, COVERED] = 0.9; p[2, COVERED] = 0.02
         >>> sure = CellReading(1, 0.99, (1,))
-        >>> out = _hand_doubts({"top-0": CellReading(0, 0.0, ()), "top-5": sure, "top-9": sure}, p, False)
-        >>> out["top-5"].certain, out["top-9"].certain
+        >>> top0, top5, top9 = (Cell.parse(f"top-{i}") for i in (0, 5, 9))
+        >>> out = _hand_doubts({top0: CellReading(0, 0.0, ()), top5: sure, top9: sure}, p, False)
+        >>> out[top5].certain, out[top9].certain
         (True, False)
     """
     hand = counts is not None and bool((counts[:, COVERED] >= 0.5).any())
@@ -442,17 +436,19 @@ def _hand_doubts(
     return out
 
 
-def _half_covered(names: list[str], counts: np.ndarray) -> set[str]:
+def _half_covered(names: list[Cell], counts: np.ndarray) -> set[Cell]:
     """The cells (``names`` in the strips' order) the strip network gives "covered" ``HALF_SEEN`` or more.
 
     >>> p = np.zeros((2, 17)); p[:, 0] = 1; p[1] = 0.3
-    >>> sorted(_half_covered(["top-0", "top-1"], p))
-    ['top-1']
+    >>> _half_covered([Cell.parse("top-0"), Cell.parse("top-1")], p)
+    {Cell.parse('top-1')}
     """
     return {n for n, p in zip(names, counts, strict=True) if p[COVERED] >= HALF_SEEN}
 
 
-def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None) -> dict[str, CellReading]:
+def _near_foreign(
+    cells: dict[Cell, CellReading], covered: set[Cell] | None = None
+) -> dict[Cell, CellReading]:
     """Cells a hand seen elsewhere in the frame may still cover, kept from being confident.
 
     A hand's edge over the bar can look like the bar's own cloth, and one over a point next to an
@@ -460,9 +456,10 @@ def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None
     read there is a guess, never a sure thing.
     The bar, which a reaching hand crosses most, stays open upwards (15 a side closes it later).
 
-        >>> c = _near_foreign({"top-0": CellReading(0, 0.0, ()), "top-1": CellReading(0, 0.99, (0,)),
-        ...                    "bar-light": CellReading(0, 0.99, (0,))})
-        >>> c["top-1"].certain, c["bar-light"].plausible[-1]
+        >>> top0, top1, bar = Cell.parse("top-0"), Cell.parse("top-1"), Cell.parse("bar-light")
+        >>> c = _near_foreign({top0: CellReading(0, 0.0, ()), top1: CellReading(0, 0.99, (0,)),
+        ...                    bar: CellReading(0, 0.99, (0,))})
+        >>> c[top1].certain, c[bar].plausible[-1]
         (False, 15)
     """
     out = dict(cells)
@@ -470,13 +467,11 @@ def _near_foreign(cells: dict[str, CellReading], covered: set[str] | None = None
     for name, c in cells.items():
         if not c.readable:
             continue
-        if name.startswith("bar"):
+        if name.is_bar:
             wider = tuple(range(min(c.plausible), CHECKERS + 1))
             out[name] = CellReading(c.count, min(c.confidence, doubt), wider)
             continue
-        row, index = name.split("-")
-        beside = [f"{row}-{int(index) + d}" for d in (-1, 1) if 0 <= int(index) + d < 12]
-        if any(not cells[b].readable or b in (covered or ()) for b in beside if b in cells):
+        if any(not cells[b].readable or b in (covered or ()) for b in name.beside() if b in cells):
             out[name] = CellReading(c.count, min(c.confidence, doubt), c.plausible)
     return out
 

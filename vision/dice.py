@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from bgboard.layout import Half
 from vision import dice_detect, dice_flags, dice_model, dice_pips
 from vision.reading import DieReading
 
@@ -402,7 +403,7 @@ def find_dice(
                 # trays hold the cube, clocks and score cards: beyond the field only a clear die counts
                 continue
             on_bar = abs(u - 0.5) < BAR_HALF
-            half = None if outside or on_bar else ("left" if u < 0.5 else "right")
+            half = None if outside or on_bar else (Half.LEFT if u < 0.5 else Half.RIGHT)
             if checker_mask is not None:
                 on_checker = _touches_checker_mask(checker_mask, x, y, side)
             elif not outside:

@@ -5,7 +5,7 @@ points of equal width. Checkers stack from a row's edge in slots ``pitch`` pixel
 to a column (half the field height). Everything here is fitted to one board by the calibration.
 
     >>> g = BoardGeometry(320, 280, 152.0, 168.0, 22.0, 11.0, 11.0)
-    >>> round(g.point_x("top", 0), 1), g.slots
+    >>> round(g.point_x(Row.TOP, 0), 1), g.slots
     (12.7, 6)
 """
 
@@ -15,7 +15,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-ROWS = ("top", "bottom")
+from bgboard.layout import Row
+
+ROWS = tuple(Row)
 # Lab distance between neighbouring columns' median colours that ends a uniform run (the bar's edge)
 BAR_COLOUR_STEP = 12.0
 
@@ -47,17 +49,17 @@ class BoardGeometry:
     def point_width(self) -> float:
         return (self.width - (self.bar_x1 - self.bar_x0)) / 12
 
-    def point_x(self, row: str, index: int) -> float:
+    def point_x(self, row: Row, index: int) -> float:
         """The x of point ``index`` (0..11, left to right) of ``row``; both rows share the columns."""
         del row
         if index < 6:
             return (index + 0.5) * self.bar_x0 / 6
         return self.bar_x1 + (index - 6 + 0.5) * (self.width - self.bar_x1) / 6
 
-    def slot_center(self, row: str, index: int, k: int) -> tuple[float, float]:
+    def slot_center(self, row: Row, index: int, k: float) -> tuple[float, float]:
         """Centre of the ``k``-th checker (0 = at the edge) on point ``index`` of ``row``."""
         x = self.point_x(row, index)
-        if row == "top":
+        if row is Row.TOP:
             return x, self.top_edge + (k + 0.5) * self.pitch
         return x, self.bottom - (k + 0.5) * self.pitch
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bgboard.layout import Row
 from vision.geometry import ROWS, BoardGeometry
 from vision.onnx_net import OnnxNet
 from vision.reading import CONFIDENT, CellReading
@@ -70,7 +71,7 @@ def strips(canonical: np.ndarray, geometry: BoardGeometry, margin: int) -> np.nd
     length = LENGTH_PITCHES * g.pitch
     sx, sy = STRIP_W / (2 * half_w), STRIP_H / length
     # (x of the strip's axis, y of its edge, +1 when it runs down the image, -1 when up)
-    edges = {"top": (g.top_edge, 1.0), "bottom": (g.bottom, -1.0)}
+    edges = {Row.TOP: (g.top_edge, 1.0), Row.BOTTOM: (g.bottom, -1.0)}
     axes = [(g.point_x(row, i), *edges[row]) for row in ROWS for i in range(12)]
     # the bar's middle as the slot reader takes it (the renderer's too: half the field)
     middle, gap, bar_x = g.height / 2, BAR_GAP * g.pitch, (g.bar_x0 + g.bar_x1) / 2

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bgboard.layout import CELLS, Cell, Half
+
 # A confidence at or above this is "confident": the judge may rely on it for an illegal call.
 CONFIDENT = 0.95
 
@@ -50,7 +52,7 @@ class DieReading:
     on_checker: bool = False
     outside_field: bool = False
     unreadable: bool = False
-    half: str | None = None  # "left" or "right" half of the field as the image shows it; None off the field
+    half: Half | None = None  # the half of the field as the image shows it; None on the bar or off the field
     # the likeliest top face even where it is too unclear to count (``value`` None); None when cocked
     likeliest: int | None = None
 
@@ -68,7 +70,7 @@ class DieReading:
             "box": [round(v, 1) for v in self.box],
             "confidence": round(self.confidence, 3),
             "flags": self.flags,
-            "half": self.half,
+            "half": self.half.value if self.half else None,
         }
 
 
@@ -101,17 +103,19 @@ class BoardReading:
     elapsed_ms: float = 0.0
     notes: tuple[str, ...] = field(default=())
 
-    def cells(self) -> dict[str, CellReading]:
-        """Every cell by name: ``top-0``..``top-11``, ``bottom-0``..``bottom-11``, ``bar-light``/``-dark``."""
-        named = {f"top-{i}": c for i, c in enumerate(self.top)}
-        named.update({f"bottom-{i}": c for i, c in enumerate(self.bottom)})
-        named["bar-light"] = self.bar_light
-        named["bar-dark"] = self.bar_dark
-        return named
+    def cells(self) -> dict[Cell, CellReading]:
+        """Every cell, in the order of :data:`bgboard.layout.CELLS` (the top row, the bottom row, the bar)."""
+        return dict(zip(CELLS, (*self.top, *self.bottom, self.bar_light, self.bar_dark), strict=True))
+
+    @classmethod
+    def of_cells(cls, cells: dict[Cell, CellReading], **kw: object) -> BoardReading:
+        """The inverse of :meth:`cells`; keyword arguments set the other fields."""
+        ordered = [cells[c] for c in CELLS]
+        return cls(tuple(ordered[:12]), tuple(ordered[12:24]), ordered[24], ordered[25], **kw)  # type: ignore[arg-type]
 
     @property
-    def unreadable_points(self) -> list[str]:
-        return [name for name, c in self.cells().items() if not c.readable]
+    def unreadable_points(self) -> list[Cell]:
+        return [cell for cell, c in self.cells().items() if not c.readable]
 
     @property
     def occluded(self) -> bool:
@@ -135,9 +139,9 @@ class BoardReading:
             "bottom": list(bottom),
             "bar": {"light": bar_light, "dark": bar_dark},
             "off": {"light": max(0, 15 - light), "dark": max(0, 15 - dark)},
-            "confidence": {name: round(c.confidence, 3) for name, c in self.cells().items()},
+            "confidence": {str(cell): round(c.confidence, 3) for cell, c in self.cells().items()},
             "occluded": self.occluded,
-            "unreadable_points": self.unreadable_points,
+            "unreadable_points": [str(cell) for cell in self.unreadable_points],
             "dice": [d.to_json() for d in self.dice],
             "cube": self.cube.to_json() if self.cube else None,
             "elapsed_ms": round(self.elapsed_ms, 2),

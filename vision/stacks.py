@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from bgboard.layout import Cell, Side
 from bgboard.position import CHECKERS
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
 from vision.reading import CONFIDENT, CellReading
@@ -246,7 +247,7 @@ def _spread(indices: list[int], centers: np.ndarray, min_gap: float) -> int:
     return len(taken)
 
 
-def conserve(cells: dict[str, CellReading]) -> tuple[dict[str, CellReading], list[str]]:
+def conserve(cells: dict[Cell, CellReading]) -> tuple[dict[Cell, CellReading], list[str]]:
     """Narrow open-ended counts with 15 a side, and warn when a side shows more than 15.
 
     Only upper bounds are used: checkers borne off or held in a hand are out of view, so conservation
@@ -254,8 +255,8 @@ def conserve(cells: dict[str, CellReading]) -> tuple[dict[str, CellReading], lis
     """
     notes = []
     out = dict(cells)
-    for sign, name in ((1, "light"), (-1, "dark")):
-        bar_name = f"bar-{name}"
+    for side in Side:
+        sign, name, bar_name = side.sign, side.value, Cell.bar_of(side)
 
         def low(c: CellReading, bar: bool, sign: int = sign) -> int:
             if bar:
@@ -264,7 +265,7 @@ def conserve(cells: dict[str, CellReading]) -> tuple[dict[str, CellReading], lis
 
         readable = {k: c for k, c in out.items() if c.readable}
         everything_seen = len(readable) == len(out)
-        minimum = {k: low(c, k == bar_name) for k, c in readable.items() if k.startswith(("top", "bottom"))}
+        minimum = {k: low(c, False) for k, c in readable.items() if not k.is_bar}
         if bar_name in readable:
             minimum[bar_name] = low(readable[bar_name], True)
         total_min = sum(minimum.values())
@@ -272,7 +273,7 @@ def conserve(cells: dict[str, CellReading]) -> tuple[dict[str, CellReading], lis
             notes.append(f"{name}: at least {total_min} checkers seen, more than {CHECKERS}")
             continue
         for k, c in readable.items():
-            if k.startswith("bar") and k != bar_name:
+            if k.is_bar and k != bar_name:
                 continue
             cap = CHECKERS - (total_min - minimum.get(k, 0))
             if k == bar_name:
