@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from bgboard.layout import Board, Half, Side
+from hardware.signals import Button, Signal
 from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
 from referee.game import EventKind, classify
 from referee.live import Pipeline
@@ -132,7 +133,7 @@ class Bench:
         self.pipeline: Pipeline | None = None
         self.answer_t = 0.0
         self.asked = False
-        self.heard: list[str] = []  # every signal of the last shot
+        self.heard: list[Signal] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
 
@@ -142,7 +143,7 @@ class Bench:
         self.pipeline = Pipeline(self.reader)
 
     def show(
-        self, shot: Shot, until: tuple[str, ...] = (), frames: int | None = None
+        self, shot: Shot, until: tuple[Signal, ...] = (), frames: int | None = None
     ) -> tuple[Say | None, float]:
         """Plays a shot; with ``until``, keeps it on the table until one of those signals (or WAIT frames).
         Returns the signal given (or None) and the stream time of the shot's first frame; ``heard``
@@ -170,7 +171,7 @@ class Bench:
                 # asked which play it was (amber), the players answer truthfully
                 self.tally.confirmed += 1
                 self.asked = True
-                says += self.session.press("ACCEPT", frame.t)
+                says += self.session.press(Button.ACCEPT, frame.t)
             asked_dice = self.session.dice_question
             if asked_dice is not None:
                 # asked what the dice show: the players confirm only flat dice showing those faces
@@ -178,10 +179,11 @@ class Bench:
                 truth = sorted(d.value for d in shot.dice if not d.cocked)
                 if len(truth) == len(shot.dice) and truth == sorted(asked_dice):
                     self.tally.dice_confirmed += 1
-                    says += self.session.press("ACCEPT", frame.t)
+                    says += self.session.press(Button.ACCEPT, frame.t)
             self.heard += [say.signal for say in says if say.signal]
             self.tally.decisions += [
-                f"seed {self.seed} frame {frame.index}: {say.signal or '-'}: {say.text}" for say in says
+                f"seed {self.seed} frame {frame.index}: {say.signal.name if say.signal else '-'}: {say.text}"
+                for say in says
             ]
             for say in says:
                 if say.signal in until and answer is None:
@@ -220,8 +222,8 @@ class Bench:
         it called for a throw again."""
         assert self.session is not None
         # the referee asking what the dice show (not taking the roll) catches the bad throw too
-        asked = "REROLL" not in self.heard and self.session.dice_question is not None
-        caught = "REROLL" in self.heard or asked
+        asked = Signal.REROLL not in self.heard and self.session.dice_question is not None
+        caught = Signal.REROLL in self.heard or asked
         self.tally.rerolls["caught" if caught else "missed"] += 1
         self.tally.reroll_kinds[bad] += 1
         self.tally.rerolls_asked += asked
@@ -249,17 +251,17 @@ class Bench:
             self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
             shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
-            answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
+            answer, _ = self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
             if bad:
                 self.called_again(bad)
-                if answer and answer.signal == "ROLL_OK":
+                if answer and answer.signal == Signal.ROLL_OK:
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
             if answer is None and self.asked_wrongly():
                 continue
-            if answer is None or answer.signal != "ROLL_OK":
+            if answer is None or answer.signal != Signal.ROLL_OK:
                 # a good throw called for a reroll annoys the table as much as a roll never read
-                kind = "false reroll" if answer and answer.signal == "REROLL" else "stall"
+                kind = "false reroll" if answer and answer.signal == Signal.REROLL else "stall"
                 self.tally.rolls[kind] += 1
                 self.trace(f"a good throw of {dice}: {kind} ({answer.text if answer else 'no signal'})")
                 return False
@@ -292,10 +294,10 @@ class Bench:
             self.show(Shot(after, dice=dice_at + thrown, frames=3))
         self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
         self.asked = False
-        verdicts = ("READY", "ILLEGAL", "GAME_OVER", "ROLL_OK")
+        verdicts = (Signal.READY, Signal.ILLEGAL, Signal.GAME_OVER, Signal.ROLL_OK)
         answer, lifted = self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
         heard = self.heard
-        if early and answer is None and "CANNOT_SEE" in heard:
+        if early and answer is None and Signal.CANNOT_SEE in heard:
             # the early dice hide a point the referee needs, and it asked for a clear view: the
             # opponent takes them up (the verdict's time counts among those the table was asked for)
             self.asked = True
@@ -340,7 +342,7 @@ class Bench:
         Each player throws one die; a tie is thrown again by both, a bad die (cocked, in the other
         half, off the field) by its owner alone, the good die staying where it lies."""
         start = Board.start()
-        answer, _ = self.show(Shot(start, frames=4), until=("READY",))
+        answer, _ = self.show(Shot(start, frames=4), until=(Signal.READY,))
         if answer is None:
             self.tally.rolls["stall"] += 1
             self.resync(start, Side.LIGHT)
@@ -354,7 +356,7 @@ class Bench:
                 dice[side] = self.opening_die(side, bad if side is spoilt else None)
             self.show(Shot(start, hands=(HandAt(0.5, 0.5),), frames=1))
             shot = Shot(start, dice=(dice[Side.LIGHT], dice[Side.DARK]), frames=4)
-            answer, _ = self.show(shot, until=("ROLL_OK", "REROLL"))
+            answer, _ = self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
             a, b = dice[Side.LIGHT].value, dice[Side.DARK].value
             if bad is None and a != b:
                 if answer is None and self.asked_wrongly():
@@ -362,13 +364,13 @@ class Bench:
                     continue
                 break
             caught = self.called_again(bad or "tie")
-            if not caught and answer is not None and answer.signal == "ROLL_OK":
+            if not caught and answer is not None and answer.signal == Signal.ROLL_OK:
                 self.resync(start, Side.LIGHT)  # out of step: a new game from the start
                 return Side.LIGHT, self.roll(), False
             # a tie is thrown again by both; a bad die by its owner alone
             throwing = tuple(Side) if spoilt is None else (spoilt,)
         mover = Side.LIGHT if a > b else Side.DARK
-        if answer is None or answer.signal != "ROLL_OK":
+        if answer is None or answer.signal != Signal.ROLL_OK:
             self.tally.rolls["stall" if answer is None else "false reroll"] += 1
             self.resync(start, mover)
             return mover, (max(a, b), min(a, b)), False
@@ -405,7 +407,7 @@ class Bench:
                 want = classify(board, mover).value
                 ok = (
                     answer is not None
-                    and answer.signal == "GAME_OVER"
+                    and answer.signal == Signal.GAME_OVER
                     and answer.winner is mover
                     and answer.points == want
                 )
@@ -420,9 +422,9 @@ class Bench:
         answer, _ = self.move(board, after, mover, dice_at, early)
         got = answer.signal if answer else None
         self.tally.legal[
-            {"READY": "legal", "GAME_OVER": "legal", "ILLEGAL": "illegal"}.get(got, "stall")
+            {Signal.READY: "legal", Signal.GAME_OVER: "legal", Signal.ILLEGAL: "illegal"}.get(got, "stall")
         ] += 1
-        if got not in ("READY", "GAME_OVER"):
+        if got not in (Signal.READY, Signal.GAME_OVER):
             shown = after.layout(self.orientation).to_json()
             self.trace(f"a legal play left {got or 'without a verdict'} (heard {self.heard}): played {shown}")
             self.resync(after, mover.other)
@@ -434,19 +436,19 @@ class Bench:
         """A miscounted play: caught, the position restored, the same numbers played again."""
         answer, _ = self.move(board, wrong, mover, dice_at)
         got = answer.signal if answer else None
-        self.tally.illegal[{"ILLEGAL": "caught", None: "stall"}.get(got, "passed")] += 1
-        if got not in ("ILLEGAL", None):
+        self.tally.illegal[{Signal.ILLEGAL: "caught", None: "stall"}.get(got, "passed")] += 1
+        if got not in (Signal.ILLEGAL, None):
             wanted = after.layout(self.orientation).to_json()
             shown = wrong.layout(self.orientation).to_json()
             self.trace(f"illegal play passed as {got}: dice {dice_at}, played {shown}, legal one {wanted}")
-        if got != "ILLEGAL":
+        if got != Signal.ILLEGAL:
             self.resync(after, mover.other)
             return None
         self.show(Shot(board, hands=(HandAt(0.5, 0.5),), frames=1))
-        restored, _ = self.show(Shot(board, frames=4), until=("ROLL_OK",))
+        restored, _ = self.show(Shot(board, frames=4), until=(Signal.ROLL_OK,))
         self.show(Shot(after, hands=(HandAt(0.5, 0.5),), frames=1))
-        answer, _ = self.show(Shot(after, frames=4), until=("READY", "GAME_OVER", "ILLEGAL"))
-        if restored is None or answer is None or answer.signal == "ILLEGAL":
+        answer, _ = self.show(Shot(after, frames=4), until=(Signal.READY, Signal.GAME_OVER, Signal.ILLEGAL))
+        if restored is None or answer is None or answer.signal == Signal.ILLEGAL:
             self.tally.legal["stall" if answer is None else "illegal"] += 1
             self.resync(after, mover.other)
             return None

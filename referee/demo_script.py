@@ -26,6 +26,7 @@ from typing import Any
 
 from bgboard.layout import Board, Half, Orientation, Side
 from bgboard.position import BAR, Position
+from hardware.signals import Signal
 from referee.moves import Play, legal_plays
 
 ORIENTATION = Orientation.BOTTOM_RIGHT
@@ -60,8 +61,7 @@ class Shot:
     hands: tuple[HandAt, ...] = ()
     frames: int = 4
     caption: str = ""
-    expect: str | None = None
-    press: str | None = None  # a button pressed at the first frame of this shot
+    expect: Signal | None = None
 
 
 @dataclass
@@ -124,7 +124,7 @@ def _turn(
     after: Board,
     caption: str,
     lift_hand: bool = True,
-    expect: str = "READY",
+    expect: Signal = Signal.READY,
 ) -> None:
     """The shots of one turn: the throw, the dice at rest, a hand moving checkers, the dice lifted."""
     half = half_of(mover)
@@ -136,7 +136,7 @@ def _turn(
         caption=f"{mover.value} throws",
     )
     dice_at = s.dice_in(half, dice)
-    s.add(board, dice=dice_at, frames=4, caption=caption, expect="ROLL_OK")
+    s.add(board, dice=dice_at, frames=4, caption=caption, expect=Signal.ROLL_OK)
     # moving: a hand over the board, the checkers half way (the position the hand leaves is still wrong)
     s.add(
         after,
@@ -164,12 +164,12 @@ def demo_game(seed: int = 11, turns: int | None = None) -> list[Shot]:
         frames=3,
         caption="a careless setup: one checker short on light 13-point",
     )
-    s.add(start, frames=4, caption="the starting position", expect="READY")
+    s.add(start, frames=4, caption="the starting position", expect=Signal.READY)
     # opening roll: dark's die lands cocked and is thrown again, then light's 6 beats dark's 4
     light_die = s.dice_in(half_of(Side.LIGHT), (6,))
     dark_cocked = s.dice_in(half_of(Side.DARK), (4,), (True,))
     s.add(start, hands=(HandAt(0.5, 0.5),), frames=1, caption="opening roll: one die each")
-    s.add(start, dice=light_die + dark_cocked, frames=4, caption="dark's die is cocked", expect="REROLL")
+    s.add(start, dice=light_die + dark_cocked, frames=4, caption="dark's die is cocked", expect=Signal.REROLL)
     s.add(start, dice=light_die, hands=(HandAt(0.25, 0.3, 180),), frames=1, caption="dark throws again")
     dark_die = s.dice_in(half_of(Side.DARK), (4,))
     board = start
@@ -182,10 +182,10 @@ def demo_game(seed: int = 11, turns: int | None = None) -> list[Shot]:
         dice=light_die + dark_die,
         frames=4,
         caption="light 6, dark 4: light plays first",
-        expect="ROLL_OK",
+        expect=Signal.ROLL_OK,
     )
     s.add(after, dice=light_die + dark_die, hands=(HandAt(0.5, 0.7),), frames=2, caption="light moves")
-    s.add(after, frames=4, caption="the board settles", expect="READY")
+    s.add(after, frames=4, caption="the board settles", expect=Signal.READY)
     board, mover = after, Side.DARK
     for i, (dice, text) in enumerate(rolls):
         if turns is not None and i + 1 >= turns:
@@ -197,7 +197,7 @@ def demo_game(seed: int = 11, turns: int | None = None) -> list[Shot]:
         else:
             last = after.off(mover) == 15
             caption = f"{mover.value} rolls {max(dice)}-{min(dice)}"
-            _turn(s, board, mover, dice, after, caption, expect="GAME_OVER" if last else "READY")
+            _turn(s, board, mover, dice, after, caption, expect=Signal.GAME_OVER if last else Signal.READY)
         board, mover = after, mover.other
         if board.off(Side.LIGHT) == 15:
             break
@@ -215,14 +215,14 @@ def _illegal_turn(s: Script, board: Board, mover: Side, dice: tuple[int, int], l
         dice=dice_at,
         frames=4,
         caption=f"{mover.value} rolls {max(dice)}-{min(dice)}",
-        expect="ROLL_OK",
+        expect=Signal.ROLL_OK,
     )
     s.add(wrong, dice=dice_at, hands=(HandAt(0.5, 0.7, 0),), frames=2, caption=f"{mover.value} miscounts")
-    s.add(wrong, frames=5, caption="an illegal play", expect="ILLEGAL")
+    s.add(wrong, frames=5, caption="an illegal play", expect=Signal.ILLEGAL)
     s.add(board, hands=(HandAt(0.5, 0.7, 0),), frames=1, caption="the position before the roll is restored")
-    s.add(board, frames=4, caption="restored", expect="ROLL_OK")
+    s.add(board, frames=4, caption="restored", expect=Signal.ROLL_OK)
     s.add(legal_after, hands=(HandAt(0.5, 0.7, 0),), frames=1, caption="the same numbers played again")
-    s.add(legal_after, frames=4, caption="a legal play this time", expect="READY")
+    s.add(legal_after, frames=4, caption="a legal play this time", expect=Signal.READY)
 
 
 def _one_pip_too_far(board: Board, mover: Side, dice: tuple[int, int]) -> Board:

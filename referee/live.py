@@ -23,13 +23,14 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from hardware.signals import Button
 from referee.session import Observation, Say, Session
 
 SETTLE_FRAMES = 2  # still frames before the board counts as settled (0.2 s at 10 fps)
 BUTTONS_FILE = "buttons.txt"  # in a recorded folder: "<seconds> <BUTTON>" per press, replayed with it
 
 
-def read_buttons(folder: Path) -> list[tuple[float, str]]:
+def read_buttons(folder: Path) -> list[tuple[float, Button]]:
     """The button presses recorded beside a folder of frames (none when there is no file).
 
     A press is handed to the session before the first frame taken at or after its time.
@@ -43,9 +44,12 @@ def read_buttons(folder: Path) -> list[tuple[float, str]]:
         if not parts or parts[0].startswith("#"):
             continue
         try:
-            presses.append((float(parts[0]), parts[1].upper()))
-        except (ValueError, IndexError):
-            raise ValueError(f"{path}:{number}: expected '<seconds> <BUTTON>', got {line!r}") from None
+            presses.append((float(parts[0]), Button[parts[1].upper()]))
+        except (ValueError, IndexError, KeyError):
+            names = ", ".join(b.name for b in Button)
+            raise ValueError(
+                f"{path}:{number}: expected '<seconds> <BUTTON>' with a button of {names}, got {line!r}"
+            ) from None
     return sorted(presses)
 
 
@@ -81,20 +85,18 @@ def show(signals: Any, say: Say, out: TextIO | None = None) -> None:
     """Words to the console, then the signal (``hardware.signals.Signal``) to the table."""
     print(f"  {say.text}", file=out or sys.stdout, flush=True)
     if say.signal is not None:
-        from hardware.signals import Signal
-
         winner = say.winner.value if say.winner else None
-        signals.show(Signal[say.signal], winner=winner, points=say.points)
+        signals.show(say.signal, winner=winner, points=say.points)
 
 
 class Buttons:
     """Button presses from the signals' thread, handed to the session between frames."""
 
     def __init__(self, signals: Any) -> None:
-        self._queue: queue.Queue[str] = queue.Queue()
-        signals.on_button(lambda button: self._queue.put(button.name))
+        self._queue: queue.Queue[Button] = queue.Queue()
+        signals.on_button(self._queue.put)
 
-    def drain(self) -> Iterator[str]:
+    def drain(self) -> Iterator[Button]:
         while True:
             try:
                 yield self._queue.get_nowait()
@@ -147,7 +149,7 @@ def drive(
     buttons: Buttons | None = None,
     on_frame: Callable[[Any, Observation, list[Say]], None] | None = None,
     out: TextIO | None = None,
-    presses: list[tuple[float, str]] | None = None,
+    presses: list[tuple[float, Button]] | None = None,
 ) -> int:
     """Feeds every frame to the session and shows what it says; returns the number of frames.
 

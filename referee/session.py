@@ -1,11 +1,12 @@
 """The live session: the turn cycle at the table as a state machine fed with observations.
 
-The session joins vision, rules and hardware, but touches none of them directly: it is fed
+The session joins what vision saw to the rules, but touches no camera and no pin: it is fed
 :class:`Observation` s (a :class:`~vision.reading.BoardReading` of a settled frame, or ``None`` while the
-board moves, with the stream time) and button presses, and returns :class:`Say` actions (a signal name of
-``hardware.signals.Signal`` and the words for the console). Everything it decides is written to the
-:class:`~referee.journal.Journal` *before* it returns, so the record precedes the signal. It can be unit
-tested with readings built straight from boards (:func:`referee.observe.reading_of`).
+board moves, with the stream time) and :class:`~hardware.signals.Button` presses, and returns
+:class:`Say` actions (a :class:`~hardware.signals.Signal` for the table and the words for the console).
+Everything it decides is written to the :class:`~referee.journal.Journal` *before* it returns, so the
+record precedes the signal. It can be unit tested with readings built straight from boards
+(:func:`referee.observe.reading_of`).
 
 Seats and halves. A player sits at the row of its own home board (points 1..12 run along the near
 row), so with :class:`~bgboard.layout.Orientation` ``BOTTOM_*`` light sits at the bottom of the image and
@@ -17,7 +18,7 @@ half (:meth:`~bgboard.layout.Orientation.throwing_half`).
     >>> from bgboard.layout import Board, Orientation
     >>> s = Session(SessionOptions(Orientation.BOTTOM_RIGHT))
     >>> [a.signal for a in s.observe(Observation(0.0, reading_of(Board.start(), Orientation.BOTTOM_RIGHT)))]
-    ['READY']
+    [<Signal.READY: 'ready'>]
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from enum import Enum
 from typing import Any
 
 from bgboard.layout import Board, Orientation, Side
+from hardware.signals import Button, Signal
 from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
 from referee.journal import Journal
 from referee.match import FinishedGame, Match
@@ -40,16 +42,6 @@ from referee.rules_options import RuleOptions
 from vision.reading import BoardReading, DieReading
 
 # Signal names, as hardware.signals.Signal spells them (the session does not import hardware).
-READY, ROLL_OK, REROLL, CANNOT_SEE, ILLEGAL_SIGNAL, GAME_OVER = (
-    "READY",
-    "ROLL_OK",
-    "REROLL",
-    "CANNOT_SEE",
-    "ILLEGAL",
-    "GAME_OVER",
-)
-MAX_QUESTION = 3  # the table is asked to confirm a play only when at most this many fit
-BUTTONS = ("DOUBLE", "TAKE", "DROP", "ACCEPT", "NEW_GAME")
 
 
 @dataclass(frozen=True)
@@ -66,11 +58,15 @@ class Observation:
     index: int = 0
 
 
+MAX_QUESTION = 3  # the table is asked to confirm a play only when at most this many fit
+
+
 @dataclass(frozen=True)
 class Say:
-    """What the table is told: a signal (a ``hardware.signals.Signal`` name, or None for words only)."""
+    """What the table is told: a signal (None for words only) and the words; ``winner`` and ``points``
+    go with ``Signal.GAME_OVER``."""
 
-    signal: str | None
+    signal: Signal | None
     text: str
     winner: Side | None = None
     points: int = 1
@@ -247,17 +243,14 @@ class Session:
         }[self.stage]
         return handler(obs)
 
-    def press(self, button: str, t: float | None = None) -> list[Say]:
-        """A button (``hardware.signals.Button`` name): DOUBLE, TAKE, DROP, ACCEPT, NEW_GAME."""
-        button = button.upper()
-        if button not in BUTTONS:
-            raise ValueError(f"unknown button {button!r}: one of {', '.join(BUTTONS)}")
-        if button == "NEW_GAME":
+    def press(self, button: Button, t: float | None = None) -> list[Say]:
+        """A button of the table (or its key on the console)."""
+        if button is Button.NEW_GAME:
             return self._new_game_button(t)
         if self.game is None:
-            return [Say(None, f"{button.lower()}: no game in progress")]
+            return [Say(None, f"{button.value}: no game in progress")]
         try:
-            if button == "DOUBLE":
+            if button is Button.DOUBLE:
                 if self.stage is Stage.DOUBLED and self.options.rules.beavers:
                     events = self.game.beaver()
                     self.stage = Stage.ROLL
@@ -269,12 +262,12 @@ class Session:
                     self.stage = Stage.DOUBLED if self.game.phase is Phase.DOUBLED else Stage.OVER
                 else:
                     return [Say(None, f"no double now: {self.status()}")]
-            elif button == "TAKE":
+            elif button is Button.TAKE:
                 if self.stage is not Stage.DOUBLED:
                     return [Say(None, f"nothing to take: {self.status()}")]
                 events = self.game.take()
                 self.stage = Stage.ROLL
-            elif button == "DROP":
+            elif button is Button.DROP:
                 if self.stage is not Stage.DOUBLED:
                     return [Say(None, f"nothing to drop: {self.status()}")]
                 events = self.game.drop()
@@ -299,7 +292,7 @@ class Session:
         if self.stage is Stage.ACCEPT:
             self.stage = Stage.ROLL
         if self.stage is Stage.ROLL:
-            out.append(Say(READY, f"{self.game.status()}"))
+            out.append(Say(Signal.READY, f"{self.game.status()}"))
         return out
 
     # ---- stages ---------------------------------------------------------------------------------
@@ -337,14 +330,14 @@ class Session:
         if crawford:
             text += " (the Crawford game: no doubling)"
         self._log("setup", t, text=text)
-        return [Say(READY, text)]
+        return [Say(Signal.READY, text)]
 
     def start_from(self, board: Board, on_roll: Side, t: float | None = None) -> list[Say]:
         """Starts a game from a set position with ``on_roll`` to roll (lessons, problems, tests)."""
         says = self._start_game(t)
         self.game = self.match.new_game(start=board, first=on_roll)
         self.stage = Stage.ROLL
-        return says[:0] + [Say(READY, f"position set: {self.game.status()}")]
+        return says[:0] + [Say(Signal.READY, f"position set: {self.game.status()}")]
 
     def _stable_dice(self, reading: BoardReading) -> Sequence[DieReading] | None:
         """The dice once ``dice_frames`` settled readings agree, and only if they are a new throw."""
@@ -403,7 +396,7 @@ class Session:
             self._throw_again(dice)
             text = "; ".join(f"{s.value}'s die {why}: {s.value} throws again" for s, why in bad.items())
             self._log("reroll", obs.t, text=text, evidence=obs)
-            return [Say(REROLL, text)]
+            return [Say(Signal.REROLL, text)]
         light, dark = by_side[Side.LIGHT], by_side[Side.DARK]
         if light.value is None or dark.value is None:
             return self._unsure_dice(
@@ -419,7 +412,7 @@ class Session:
         if light == dark:
             self._throw_again(dice)
             out = self._record_events(events, t)
-            return [Say(REROLL, out[0].text)] + out[1:]
+            return [Say(Signal.REROLL, out[0].text)] + out[1:]
         self._blocked_dice = dice
         return self._rolled(events, t, opening=True)
 
@@ -444,7 +437,7 @@ class Session:
                 f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
             )
             self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
-            return [Say(REROLL, text)]
+            return [Say(Signal.REROLL, text)]
         if len(dice) != 2:
             return self._cannot_see_dice(obs, f"{len(dice)} dice on the board, expected 2")
         half = self.options.orientation.throwing_half(mover)
@@ -459,7 +452,7 @@ class Session:
             self._throw_again(dice)
             text = "; ".join(problems) + f": {mover.value} throws both dice again"
             self._log("reroll", obs.t, side=mover.value, text=text, evidence=obs)
-            return [Say(REROLL, text)]
+            return [Say(Signal.REROLL, text)]
         first, second = dice
         if first.value is None or second.value is None:
             return self._unsure_dice(obs, dice, lambda t: self._roll_of(_face(first), _face(second), dice, t))
@@ -494,13 +487,13 @@ class Session:
             f"Press ACCEPT if so; if not, throw both dice again{leans}"
         )
         self._log("unclear", obs.t, text=text, evidence=obs)
-        return [Say(CANNOT_SEE, text)]
+        return [Say(Signal.CANNOT_SEE, text)]
 
     def _rolled(self, events: list[Event], t: float, opening: bool) -> list[Say]:
         """After a valid roll: record it, and wait for the play (or pass the turn)."""
         assert self.game is not None
         out = self._record_events(events, t)
-        out = [Say(ROLL_OK, out[0].text)] + out[1:]
+        out = [Say(Signal.ROLL_OK, out[0].text)] + out[1:]
         self._reset_watch()
         if self.game.over:  # a pending illegal play that bore off the last checker stood
             return out + self._game_over(t)
@@ -513,7 +506,7 @@ class Session:
             return []
         self._said_cannot_see = True
         self._log("unclear", obs.t, text=text, evidence=obs)
-        return [Say(CANNOT_SEE, text)]
+        return [Say(Signal.CANNOT_SEE, text)]
 
     def _lifted(self, reading: BoardReading, mover: Side) -> bool | None:
         """True when the mover's dice are gone; also notes an early throw by the opponent."""
@@ -548,10 +541,11 @@ class Session:
             return []
         self.stage = Stage.ROLL
         self._blocked_dice = None
-        out = [Say(READY, f"{self.game.status()}")]
+        out = [Say(Signal.READY, f"{self.game.status()}")]
         if self._early:
             self._early = False
-            out.append(Say(REROLL, f"{nxt.value} threw too early: that roll does not count, throw again"))
+            text = f"{nxt.value} threw too early: that roll does not count, throw again"
+            out.append(Say(Signal.REROLL, text))
         return out
 
     def _judge(self, obs: Observation, mover: Side, replay: bool) -> list[Say]:
@@ -614,7 +608,7 @@ class Session:
         else:
             text += "; please straighten the checkers or clear the view"
         self._log("unclear", obs.t, verdict="unclear", reason=reason, text=text, evidence=obs)
-        return [Say(CANNOT_SEE, text)]
+        return [Say(Signal.CANNOT_SEE, text)]
 
     def _confirmed(self, t: float | None) -> list[Say]:
         """The table confirmed the play the referee asked about."""
@@ -653,7 +647,7 @@ class Session:
         self.stage = Stage.ROLL
         nxt = self.game.on_roll
         assert nxt is not None
-        out.append(Say(READY, f"legal. {self.game.status()}"))
+        out.append(Say(Signal.READY, f"legal. {self.game.status()}"))
         if self._early:
             self._early = False
             text = (
@@ -661,7 +655,7 @@ class Session:
                 "that roll does not count, throw again"
             )
             self._log("reroll", t, side=nxt.value, text=text)
-            out.append(Say(REROLL, text))
+            out.append(Say(Signal.REROLL, text))
         return out
 
     def _illegal(self, board: Board, obs: Observation) -> list[Say]:
@@ -701,7 +695,7 @@ class Session:
             evidence=obs,
             board=board,
         )
-        return [Say(ILLEGAL_SIGNAL, text)]
+        return [Say(Signal.ILLEGAL, text)]
 
     def _restore(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
@@ -715,7 +709,7 @@ class Session:
         assert dice is not None
         text = f"the position is restored: {mover.value} plays {dice_text(dice)} again"
         self._log("restored", obs.t, side=mover.value, dice=dice, text=text)
-        return [Say(ROLL_OK, text)]
+        return [Say(Signal.ROLL_OK, text)]
 
     def _replay(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
@@ -758,7 +752,7 @@ class Session:
         )
         if not ok:
             self._throw_again(dice)
-            return [Say(REROLL, f"{opponent.value} throws both dice again into the right-hand half")]
+            return [Say(Signal.REROLL, f"{opponent.value} throws both dice again into the right-hand half")]
         v1, v2 = values
         assert v1 is not None and v2 is not None
         self._blocked_dice = dice
@@ -796,7 +790,7 @@ class Session:
             if match_over and self.match_id is not None:
                 self.journal.finish_match(self.match_id)
         self._log("result", t, side=result.winner.value, text=text)
-        return [Say(GAME_OVER, text, result.winner, result.points)]
+        return [Say(Signal.GAME_OVER, text, result.winner, result.points)]
 
     def _new_game_button(self, t: float | None) -> list[Say]:
         if self.stage is Stage.MATCH_OVER:

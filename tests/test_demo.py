@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from bgboard.layout import Board, Side
+from hardware.signals import Signal
 from referee.demo_script import PLAN, choose, demo_game
 from referee.game import Game, Outcome
 from referee.narration import describe_play
@@ -30,7 +31,7 @@ def test_the_scripted_game_is_legal_and_shows_everything() -> None:
     for wanted in ("hits the blot", "enters from the bar", "may now bear off", "bears off"):
         assert wanted in text
     shots = demo_game()
-    assert [s.expect for s in shots].count("ILLEGAL") == 1
+    assert [s.expect for s in shots].count(Signal.ILLEGAL) == 1
     assert any(s.hands and s.dice for s in shots)  # hands over the board while the dice lie there
 
 

@@ -8,6 +8,7 @@ from test_session_fixtures import O, Table, after, die, moved, signals
 
 from bgboard.layout import Board, Half, Orientation, Row, Side
 from bgboard.position import Position
+from hardware.signals import Signal
 from referee.journal import Journal
 from referee.rules_options import RuleOptions
 from referee.session import Session, SessionOptions, Stage
@@ -325,7 +326,7 @@ def test_bear_off_to_a_gammon_scores_and_waits_for_setup() -> None:
     end = Board.from_position(Position.from_points({}, {20: 15}), Side.LIGHT)
     said = t.see(end)
     assert signals(said) == ["GAME_OVER"]
-    over = next(s for s in said if s.signal == "GAME_OVER")
+    over = next(s for s in said if s.signal is Signal.GAME_OVER)
     assert over.winner is Side.LIGHT and over.points == 3  # dark still in light's home: backgammon
     assert t.session.stage is Stage.OVER
     assert signals(t.see(START)) == ["READY"]

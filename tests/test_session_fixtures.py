@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bgboard.layout import Board, Cell, Half, Orientation, Side
+from hardware.signals import Button
 from referee.moves import apply_moves, legal_plays, parse_moves
 from referee.observe import reading_of
 from referee.session import Observation, Say, Session
@@ -62,13 +63,15 @@ class Table:
             self.session.observe(Observation(self.t, None))
 
     def press(self, button: str) -> list[Say]:
-        out = self.session.press(button, self.t)
+        """``button`` by name: "ACCEPT", "DOUBLE" ..."""
+        out = self.session.press(Button[button], self.t)
         self.said += out
         return out
 
 
 def signals(says: Sequence[Say]) -> list[str]:
-    return [s.signal for s in says if s.signal]
+    """The names of the signals given ("READY", "ROLL_OK" ...)."""
+    return [s.signal.name for s in says if s.signal]
 
 
 def after(board: Board, mover: Side, dice: tuple[int, int], text: str) -> Board:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from hardware.signals import Button, Signal
 from referee.cli import CommandError
 
 if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
@@ -57,7 +58,7 @@ def add_parser(subparsers: Any) -> None:
 class DemoResult:
     """What happened: the signals in order, which expected ones were missed, where the record is."""
 
-    signals: list[str] = field(default_factory=list)
+    signals: list[Signal] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)
     says: list[Say] = field(default_factory=list)
     record: Path | None = None
@@ -136,8 +137,6 @@ def run_demo(
     for shot_index, shot in enumerate(shots):
         if shot.caption:
             print(f"-- {shot.caption}", file=out, flush=True)
-        if shot.press:
-            signals.press(_button(shot.press))
         seen = False
         k = 0
         # players wait for the referee's light: a shot that expects a signal lasts until it comes
@@ -157,10 +156,10 @@ def run_demo(
                 result.says.append(say)
                 if say.signal:
                     result.signals.append(say.signal)
-                    seen = seen or say.signal == shot.expect
+                    seen = seen or say.signal is shot.expect
             if session.question is not None and session.question == shot.board:
                 print("-- the players confirm: they press ACCEPT", file=out)
-                signals.press(_button("ACCEPT"))  # handed to the session with the next frame
+                signals.press(Button.ACCEPT)  # handed to the session with the next frame
                 result.confirmed += 1
             if writer:
                 writer.add(frame, obs.reading is not None, says, session.status())
@@ -168,8 +167,8 @@ def run_demo(
             index += 1
             k += 1
         if shot.expect and not seen:
-            result.missed.append(f"{shot.expect} at '{shot.caption}'")
-            print(f"  (the demo expected {shot.expect} here)", file=out)
+            result.missed.append(f"{shot.expect.name} at '{shot.caption}'")
+            print(f"  (the demo expected {shot.expect.name} here)", file=out)
             misses_in_a_row += 1
         elif shot.expect:
             misses_in_a_row = 0
@@ -204,22 +203,16 @@ def run_demo(
     return result
 
 
-def _button(name: str) -> Any:
-    from hardware.signals import Button
-
-    return Button[name]
-
-
 class _FrameWriter:
     """Raw frames for replay, annotated frames for people, and a video."""
 
     COLOURS = {
-        "READY": (60, 200, 60),
-        "ROLL_OK": (60, 200, 60),
-        "REROLL": (0, 170, 255),
-        "CANNOT_SEE": (0, 170, 255),
-        "ILLEGAL": (40, 40, 230),
-        "GAME_OVER": (230, 180, 40),
+        Signal.READY: (60, 200, 60),
+        Signal.ROLL_OK: (60, 200, 60),
+        Signal.REROLL: (0, 170, 255),
+        Signal.CANNOT_SEE: (0, 170, 255),
+        Signal.ILLEGAL: (40, 40, 230),
+        Signal.GAME_OVER: (230, 180, 40),
     }
 
     def __init__(self, folder: Path | None, video: Path | None, profile: Any) -> None:
@@ -244,7 +237,10 @@ class _FrameWriter:
             self.times.append(f"{name} {frame.t:.3f}")
         for say in says:
             if say.signal:
-                self.banner = (f"{say.signal}: {say.text}", self.COLOURS.get(say.signal, (200, 200, 200)))
+                self.banner = (
+                    f"{say.signal.name}: {say.text}",
+                    self.COLOURS.get(say.signal, (200, 200, 200)),
+                )
         img = frame.image.copy()
         h, w = img.shape[:2]
         cv2.rectangle(img, (0, 0), (w, 58), (30, 30, 30), -1)
@@ -271,8 +267,8 @@ class _FrameWriter:
                 self.video = cv2.VideoWriter(str(self.video_path), fourcc, 10.0, (w, h))
             self.video.write(img)
 
-    def button(self, t: float, name: str) -> None:
-        self.buttons.append(f"{t:.3f} {name}")
+    def button(self, t: float, button: Button) -> None:
+        self.buttons.append(f"{t:.3f} {button.name}")
 
     def close(self) -> None:
         if self.folder is not None:
