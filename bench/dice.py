@@ -11,8 +11,7 @@ Real dice (``../shared/data/real-dice``): a detection counts when its centre lie
 (each box once), as in ``../shared/checks/dice.py``. Rendered frames: the flags against the renderer's
 truth, one figure a line. Speed: median ms of ``find_dice`` on a 1280x720 rendered frame (wall and CPU
 time), and its ratio to ``cvtColor + GaussianBlur(5x5)`` of the same frame measured in the same run;
-also the detector alone, the candidates it sends to the value reader, and ``DiceFinder`` on a next frame
-that shows the same dice.
+also the detector alone and the candidates it sends to the value reader.
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ import numpy as np
 from vision import dice_detect, dice_flags, dice_model
 from vision.dice import (
     FIELD_IN_DICE,
-    DiceFinder,
     _detect_scale,
     _quad,
     _search_window,
@@ -329,16 +327,6 @@ def bench_speed(frames: list[tuple[np.ndarray, np.ndarray]], repeat: int = 3) ->
             x0, y0, x1, y1 = _search_window(q, img.shape)
             timed("net", dice_detect.heat_map, img[y0:y1, x0:x1], _detect_scale(img, expected_die_side(q)))
             cands.append(len(candidates(img, q)))
-    # a stream: the same dice in the next frame, with fresh camera noise (DiceFinder answers from the last)
-    rng = np.random.default_rng(0)
-    wall["stream"] = []
-    reused = 0
-    for img, quad in frames:
-        finder = DiceFinder()
-        finder(img, quad)
-        noisy = np.clip(img + rng.normal(0, 2, img.shape), 0, 255).astype(np.uint8)
-        timed("stream", finder, noisy, quad)
-        reused += finder.reused
     w = {k: statistics.median(v) * 1000 for k, v in wall.items()}
     c = {k: statistics.median(v) * 1000 for k, v in cpu.items()}
     print(
@@ -347,8 +335,7 @@ def bench_speed(frames: list[tuple[np.ndarray, np.ndarray]], repeat: int = 3) ->
         f"wall, {c['ref']:.3f} ms CPU; ratio {w['find'] / w['ref']:.1f}x wall, "
         f"{c['find'] / c['ref']:.1f}x CPU; "
         f"detector (resize + network) {w['net']:.2f} ms wall; candidates read per frame median "
-        f"{statistics.median(cands):.0f}, max {max(cands)}; DiceFinder on the next frame of a still "
-        f"table {w['stream']:.2f} ms wall ({reused}/{len(frames)} reused); "
+        f"{statistics.median(cands):.0f}, max {max(cands)}; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
 

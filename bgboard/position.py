@@ -78,10 +78,6 @@ class Position:
     def off_player(self) -> int:
         return CHECKERS - sum(self.player)
 
-    @property
-    def off_opponent(self) -> int:
-        return CHECKERS - sum(self.opponent)
-
     def swap(self) -> Position:
         """The same position with the other side on roll."""
         return Position(self.opponent, self.player)

@@ -42,14 +42,6 @@ class Cube:
         if self.offered_by is not None and self.owner is not None and self.owner is not self.offered_by:
             raise CubeError(f"{self.offered_by.value} cannot offer a cube that {self.owner.value} owns")
 
-    @property
-    def centred(self) -> bool:
-        return self.owner is None
-
-    @property
-    def offered(self) -> bool:
-        return self.offered_by is not None
-
     def may_double(self, side: Side) -> bool:
         """Whether ``side`` may turn the cube now, as far as the cube is concerned."""
         return self.why_not_double(side) is None

@@ -464,20 +464,6 @@ class Game:
         self._commit(replace(s, correction=verdict), [event])
         return verdict
 
-    def play_illegal(self, after: Board | Position | Play) -> Judgement:
-        """Tournament mode, explicitly: ``after`` must be illegal, and it waits for the opponent's word."""
-        if not self.options.tournament_mode:
-            raise GameError("only in tournament mode may an illegal play wait for the opponent's word")
-        s = self._state
-        if s.phase is not Phase.PLAY:
-            raise GameError(f"no roll to play: {self.status()}")
-        target, board = self._target(after)
-        assert s.on_roll is not None and s.dice is not None
-        verdict = judge(s.board.position(s.on_roll), s.dice, target)
-        if verdict.legal:
-            raise GameError(f"{verdict.play} is a legal play: play it with play()")
-        return self._pend(verdict, board)
-
     def accept_illegal(self, by: Side | None = None) -> list[Event]:
         """Tournament mode: the opponent accepts the illegal play; it stands and the turn passes."""
         s = self._state
@@ -577,8 +563,6 @@ class Game:
         del self.history[n:]
         self._state = state
         return removed
-
-    undo = pop
 
     def replay(self, events: Iterable[Event | Mapping[str, Any]]) -> None:
         """Applies journaled events (from :attr:`history` or :meth:`Event.to_dict`) to this game, as

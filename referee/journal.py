@@ -268,10 +268,6 @@ class Journal:
     def finish_match(self, match_id: int) -> None:
         self._write("UPDATE matches SET finished=? WHERE id=?", (time.time(), match_id))
 
-    def save_state(self, state: dict) -> None:
-        with self._tx():
-            self._save_state(None, state)
-
     def _save_state(self, event_id: int | None, state: dict) -> None:
         self._db.execute(
             "INSERT INTO state (id, event_id, data) VALUES (1, ?, ?) "

@@ -56,21 +56,16 @@ def read_buttons(folder: Path) -> list[tuple[float, Button]]:
 class Pipeline:
     """One frame to one :class:`Observation`: settle gate, then the board and dice reader."""
 
-    def __init__(self, reader: Any, still_frames: int = SETTLE_FRAMES, dice_override: bool = False) -> None:
+    def __init__(self, reader: Any, still_frames: int = SETTLE_FRAMES) -> None:
         from vision.settle import SettleGate
 
         self.reader = reader
         self.gate = SettleGate(still_frames=still_frames)
-        self.dice_override = dice_override
-        self.last_reading: Any = None
 
-    def observe(self, image: np.ndarray, t: float, index: int = 0, dice: tuple | None = None) -> Observation:
-        """``dice`` replaces the dice search (the demo's stand-in when the dice models are missing)."""
+    def observe(self, image: np.ndarray, t: float, index: int = 0) -> Observation:
         if not self.gate.update(image):
-            self.last_reading = None
             return Observation(t, None, index=index)
-        reading = self.reader.read(image, dice=dice) if dice is not None else self.reader.read(image)
-        self.last_reading = reading
+        reading = self.reader.read(image)
         return Observation(t, reading, lambda: self.evidence(image), index)
 
     def evidence(self, image: np.ndarray) -> bytes | None:

@@ -92,12 +92,6 @@ class Match:
                 f"a match length is a whole number of points, 0 for a money session, got {self.length!r}"
             )
 
-    @classmethod
-    def house(cls, players: tuple[str, str] = ("light", "dark"), options: RuleOptions | None = None) -> Match:
-        """The house match of the seeds: first to three points, no cube."""
-        base = options or RuleOptions()
-        return cls(3, RuleOptions(**{**base.to_mapping(), "cubeless": True}), players)
-
     @property
     def money(self) -> bool:
         return self.length == 0

@@ -58,15 +58,6 @@ def describe_play(mover: Side, dice: tuple[int, int], before: Position, play: Pl
     return lines
 
 
-def describe_result(winner: Side, kind: int, cube: int, points: int) -> str:
-    """``"light wins a gammon: 2 points"`` (kind 1 single, 2 gammon, 3 backgammon)."""
-    cube_text = f" with the cube at {cube}" if cube > 1 else ""
-    return (
-        f"{winner.value} wins {KINDS.get(kind, 'the game')}{cube_text}: "
-        f"{points} point{'s' if points != 1 else ''}"
-    )
-
-
 def describe_score(light: int, dark: int, length: int | None) -> str:
     """``"match score: light 2, dark 0 (to 3)"``."""
     to = f" (to {length})" if length else ""

@@ -1,10 +1,10 @@
 """The optional rules a table switches on, in one immutable value.
 
-    >>> opts = RuleOptions(jacoby=True, automatic_doubles=True, automatic_double_cap=2)
-    >>> opts.automatic_double_limit
-    4
     >>> RuleOptions.from_mapping({"beavers": True}).beavers
     True
+    >>> RuleOptions.from_mapping({"beaver": True})
+    Traceback (most recent call last):
+    referee.rules_options.RuleOptionsError: unknown rule option(s) beaver: known are ...
 
 Jacoby, beavers and automatic doubles are money-game rules (as in GNU Backgammon): a match game ignores
 them. ``cubeless`` removes the cube altogether (the three-point house match of the seeds).
@@ -70,13 +70,6 @@ class RuleOptions:
                 "automatic_double_cap counts automatic doubles per game, 0..6, "
                 f"got {self.automatic_double_cap}"
             )
-
-    @property
-    def automatic_double_limit(self) -> int:
-        """The highest cube value automatic doubles can reach (1 when they are off)."""
-        if not self.automatic_doubles or self.cubeless:
-            return 1
-        return min(2**self.automatic_double_cap, self.max_cube)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RuleOptions:

@@ -414,7 +414,7 @@ class Session:
             out = self._record_events(events, t)
             return [Say(Signal.REROLL, out[0].text)] + out[1:]
         self._blocked_dice = dice
-        return self._rolled(events, t, opening=True)
+        return self._rolled(events, t)
 
     def _throw_again(self, dice: Sequence[DieReading]) -> None:
         """Notes ``dice`` as called for a throw again: not a new throw while they lie there, but once
@@ -464,7 +464,7 @@ class Session:
         assert self.game is not None and d1 is not None and d2 is not None
         self._blocked_dice = dice
         events = self.game.roll(d1, d2)
-        return self._rolled(events, t, opening=False)
+        return self._rolled(events, t)
 
     def _unsure_dice(
         self, obs: Observation, dice: Sequence[DieReading], take: Callable[[float | None], list[Say]]
@@ -489,7 +489,7 @@ class Session:
         self._log("unclear", obs.t, text=text, evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
 
-    def _rolled(self, events: list[Event], t: float, opening: bool) -> list[Say]:
+    def _rolled(self, events: list[Event], t: float | None) -> list[Say]:
         """After a valid roll: record it, and wait for the play (or pass the turn)."""
         assert self.game is not None
         out = self._record_events(events, t)
@@ -757,7 +757,7 @@ class Session:
         assert v1 is not None and v2 is not None
         self._blocked_dice = dice
         events = self.game.roll(v1, v2, side=opponent)
-        return self._rolled(events, obs.t, opening=False)
+        return self._rolled(events, obs.t)
 
     # ---- game end, buttons ----------------------------------------------------------------------
 

@@ -109,13 +109,6 @@ def test_options_defaults_are_the_plain_rules() -> None:
     o = RuleOptions()
     assert not (o.jacoby or o.beavers or o.automatic_doubles or o.tournament_mode or o.cubeless)
     assert o.max_cube == 64 and not o.on_checker_valid
-    assert o.automatic_double_limit == 1
-
-
-def test_automatic_double_cap_counts_doubles() -> None:
-    assert RuleOptions(automatic_doubles=True, automatic_double_cap=2).automatic_double_limit == 4
-    assert RuleOptions(automatic_doubles=True, automatic_double_cap=3, max_cube=4).automatic_double_limit == 4
-    assert RuleOptions(automatic_doubles=False, automatic_double_cap=3).automatic_double_limit == 1
 
 
 @pytest.mark.parametrize(

@@ -11,15 +11,11 @@ import pytest
 
 from bgboard.layout import Half, ImageLayout
 from synthetic.render import Camera, DieSpec, render, scene_from_layout
-from vision.dice import DiceStabilizer, ImageError, find_dice
+from vision.dice import ImageError, find_dice
 from vision.reading import DieReading
 
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
-
-
-def die(value: int | None, x: float, y: float, **kw) -> DieReading:
-    return DieReading(value, (x, y), (x - 10, y - 10, x + 10, y + 10), 0.99, **kw)
 
 
 # --- plain behaviour ------------------------------------------------------------------------------
@@ -45,34 +41,6 @@ def test_grey_image_is_accepted() -> None:
 def test_bad_field_quad_is_refused() -> None:
     with pytest.raises(ValueError, match="4 corners"):
         find_dice(np.full((100, 100, 3), 200, np.uint8), np.zeros((3, 2)))
-
-
-# --- the stabilizer -------------------------------------------------------------------------------
-
-
-def test_stabilizer_waits_for_agreeing_frames() -> None:
-    s = DiceStabilizer(frames=3)
-    roll = [die(3, 100, 100), die(5, 200, 100)]
-    assert s.update(roll) is None
-    assert s.update(roll) is None
-    assert s.update(roll) == roll
-
-
-def test_stabilizer_restarts_when_a_die_moves_or_changes() -> None:
-    s = DiceStabilizer(frames=2)
-    assert s.update([die(3, 100, 100)]) is None
-    assert s.update([die(4, 100, 100)]) is None  # the face changed: still rolling
-    assert s.update([die(4, 140, 100)]) is None  # it moved more than half a die
-    assert s.update([die(4, 142, 101)]) == [die(4, 142, 101)]  # a pixel of jitter is the same die
-
-
-def test_stabilizer_needs_the_same_flags_and_count() -> None:
-    s = DiceStabilizer(frames=2)
-    assert s.update([die(None, 100, 100, cocked=True)]) is None
-    assert s.update([die(3, 100, 100)]) is None
-    assert s.update([die(3, 100, 100), die(2, 300, 100)]) is None
-    with pytest.raises(ValueError):
-        DiceStabilizer(frames=0)
 
 
 # --- real photographs -----------------------------------------------------------------------------
@@ -245,30 +213,6 @@ def test_one_peak_per_die_keeps_the_strongest_and_neighbours() -> None:
     weak, strong = Candidate(100, 100, 20, 0.4), Candidate(104, 101, 20, 0.9)
     beside = Candidate(121, 100, 20, 0.5)  # two dice touching: a side apart
     assert _one_peak_per_die([weak, strong, beside]) == [strong, beside]
-
-
-def test_dice_finder_reuses_an_unchanged_frame_and_rereads_a_changed_one() -> None:
-    from vision.dice import DiceFinder
-
-    first = rendered((DieSpec(3, 0.7, 0.5), DieSpec(5, 0.82, 0.4)), 1)
-    moved = rendered((DieSpec(3, 0.7, 0.5), DieSpec(5, 0.6, 0.3)), 1)
-    finder = DiceFinder()
-    want = find_dice(first.image, first.field_quad)
-    assert [d.value for d in want] == [3, 5]
-    assert finder(first.image, first.field_quad) == want and finder.reused == 0
-    # camera noise: the same dice, answered without reading again
-    noisy = np.clip(first.image + np.random.default_rng(0).normal(0, 3, first.image.shape), 0, 255)
-    assert finder(noisy.astype(np.uint8), first.field_quad) == want and finder.reused == 1
-    # a die thrown elsewhere: read again
-    again = finder(moved.image, moved.field_quad)
-    assert finder.reused == 1 and again == find_dice(moved.image, moved.field_quad)
-    assert sorted(d.value for d in again) == [3, 5] and [d.center for d in again] != [d.center for d in want]
-    # another field or table setting is another question
-    finder(moved.image, moved.field_quad, on_checker_valid=True)
-    finder(moved.image, moved.field_quad + 2)
-    assert finder.reused == 1
-    with pytest.raises(ValueError):
-        DiceFinder(tolerance=-1)
 
 
 def test_json_reports_the_likeliest_face_of_an_unclear_die() -> None:

@@ -341,7 +341,7 @@ def test_automatic_doubles_only_when_switched_on_and_in_money_games() -> None:
 def test_automatic_doubles_leave_jacoby_in_force() -> None:
     game = Game(RuleOptions(automatic_doubles=True, jacoby=True))
     game.opening_roll(3, 3)
-    assert game.cube.value == 2 and game.cube.centred
+    assert game.cube.value == 2 and game.cube.owner is None
     result = game._score(LIGHT, Outcome.GAMMON, game.cube)
     assert result.points == 2 and result.jacoby  # single game times the 2-cube
 
@@ -419,18 +419,6 @@ def test_tournament_opponent_demands_a_correction() -> None:
     assert game.phase is Phase.PLAY and game.board == Board.start() and game.dice == (3, 1)
     assert game.pending_correction is not None
     assert game.play(by_text(game, "8/5 6/5")).legal and game.on_roll is DARK
-
-
-def test_play_illegal_is_for_illegal_plays_in_tournament_mode() -> None:
-    game = Game(RuleOptions(tournament_mode=True))
-    game.opening_roll(3, 1)
-    with pytest.raises(GameError, match="legal play"):
-        game.play_illegal(by_text(game, "8/5 6/5"))
-    assert not game.play_illegal(SIX_ONE).legal and game.phase is Phase.ILLEGAL
-    house = Game()
-    house.opening_roll(3, 1)
-    with pytest.raises(GameError, match="only in tournament mode"):
-        house.play_illegal(SIX_ONE)
 
 
 # ---- taking back, journaling, replaying --------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_match_games_are_not_money_games() -> None:
 
 
 def test_house_match_is_cubeless_to_three() -> None:
-    match = Match.house(("ann", "bob"))
+    match = Match(3, RuleOptions(cubeless=True), ("ann", "bob"))
     assert match.length == 3 and match.options.cubeless and match.players == ("ann", "bob")
     game = match.new_game()
     game.opening_roll(3, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bgboard.layout import Side
 from bgboard.position import Position
 from referee.moves import legal_plays
-from referee.narration import describe_play, describe_result, describe_score
+from referee.narration import describe_play, describe_score
 
 
 def _play(position: Position, dice: tuple[int, int], text: str):
@@ -38,5 +38,4 @@ def test_no_move_and_results() -> None:
     pos = Position.from_points({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 24: 3})
     play = legal_plays(pos, (6, 6))[0]
     assert describe_play(Side.LIGHT, (6, 6), pos, play) == ["light cannot move with 6-6"]
-    assert describe_result(Side.DARK, 2, 2, 4) == "dark wins a gammon with the cube at 2: 4 points"
     assert describe_score(3, 1, 5) == "match score: light 3, dark 1 (to 5)"

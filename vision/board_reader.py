@@ -112,9 +112,6 @@ class SlotGrid:
         jf, jc = self.sampler.sample(prepared, self.junction_nominal, self.point_window)
         return SlotSamples(pf, pc, bf, bc, jf, jc, prepared)
 
-    def point_index(self, row: str, index: int, k: int) -> int:
-        return ((0 if row == "top" else 1) * 12 + index) * self.k + k
-
 
 class BoardReader:
     """Reads frames of the board and camera a profile was made for."""
@@ -276,14 +273,6 @@ class BoardReader:
             notes.append(f"dice not read: {self.dice_error}")
         elapsed = (time.perf_counter() - start) * 1000
         return BoardReading.of_cells(named, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
-
-    def slot_calls(self, frame: np.ndarray) -> tuple[list[SlotCall], list[SlotCall]]:
-        """The raw calls of every point slot and bar candidate (for diagnostics and benchmarks)."""
-        samples = self.grid.sample(self.rectifier.warp(frame))
-        return (
-            call_slots(self.model.distances(samples.point_features), self.model.novelty),
-            call_slots(self.model.distances(samples.bar_features), self.model.novelty),
-        )
 
     def _dice(self, frame: np.ndarray) -> tuple[DieReading, ...]:
         if self._find_dice is None:

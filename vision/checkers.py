@@ -115,12 +115,6 @@ class SlotSampler:
         rows = np.arange(len(c))
         return np.stack([xs[rows, best], ys[rows, best]], axis=1) * 2 - self.margin
 
-    def rim_at(self, prepared: Prepared, pixel_centers: np.ndarray) -> np.ndarray:
-        """The rim response at field coordinates (as :meth:`search` returns them)."""
-        c = (np.asarray(pixel_centers, dtype=np.intp) + self.margin) // 2
-        h, w = prepared.rim.shape
-        return prepared.rim[np.clip(c[:, 1], 0, h - 1), np.clip(c[:, 0], 0, w - 1)]
-
     def features(self, prepared: Prepared, pixel_centers: np.ndarray) -> np.ndarray:
         """Ring features (N x FEATURES) of patches centred on integer field coordinates."""
         h, w = prepared.channels.shape[:2]

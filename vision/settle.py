@@ -38,9 +38,6 @@ class SettleGate:
         self._still = 0
         self.motion = 0.0  # the last frame's mean change, for display and tuning
 
-    def reset(self) -> None:
-        self._previous, self._still = None, 0
-
     @property
     def settled(self) -> bool:
         return self._still >= self.still_frames
