@@ -34,10 +34,11 @@ from typing import Any
 from bgboard.layout import Board, Half, Side
 from hardware.signals import Button, Signal
 from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
-from referee.game import EventKind, classify
+from referee.events import EventKind
 from referee.live import Pipeline
 from referee.moves import legal_plays
 from referee.rules_options import RuleOptions
+from referee.scoring import classify
 from referee.session import Say, Session, SessionOptions
 
 WAIT = 30  # frames the virtual players wait for a signal (3 s)

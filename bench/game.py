@@ -19,10 +19,11 @@ import statistics
 import time
 from pathlib import Path
 
-from referee.game import Game, Outcome, Phase, classify
+from referee.game import Game, Phase
 from referee.match import Match, MatchError
 from referee.moves import legal_plays
 from referee.notation.matfile import parse_mat
+from referee.scoring import Outcome, classify
 
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-matches"
 

@@ -9,11 +9,12 @@ ExportError: match 1 is not in the record
 from __future__ import annotations
 
 from bgboard.layout import Side
-from referee.game import Event, GameResult, Outcome
+from referee.events import Event
 from referee.journal import GameRow, Journal
 from referee.match import FinishedGame, Match
 from referee.notation.matfile import MatchRecord, write_mat
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome
 
 
 class ExportError(ValueError):

@@ -27,96 +27,15 @@ from typing import Any
 from bgboard.layout import Board, Side
 from bgboard.position import BAR, CHECKERS, Position
 from referee.cube import Cube, CubeError
+from referee.events import CONSEQUENCES, Event, EventKind
 from referee.judge import Judgement, judge
 from referee.moves import Play, legal_plays
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome, classify
 
 
 class GameError(ValueError):
     """An action out of the order of play, with what is expected instead."""
-
-
-class Outcome(Enum):
-    """How a game was won; the value is the multiplier of the cube."""
-
-    SINGLE = 1
-    GAMMON = 2
-    BACKGAMMON = 3
-
-    @property
-    def word(self) -> str:
-        return self.name.lower()
-
-
-def classify(board: Board, winner: Side) -> Outcome:
-    """Single, gammon or backgammon, from the loser's checkers.
-
-    Gammon: the loser has borne off none. Backgammon: and it still has a checker on the bar or in the
-    winner's home board (the loser's points 19..24).
-
-        >>> classify(Board.from_position(Position.from_points({}, {20: 1, 6: 14}), Side.LIGHT), Side.LIGHT)
-        <Outcome.BACKGAMMON: 3>
-    """
-    loser = board.counts(winner.other)
-    if sum(loser) < CHECKERS:
-        return Outcome.SINGLE
-    if any(loser[18:]):  # indices 18..23 are the loser's 19..24-points, 24 the bar
-        return Outcome.BACKGAMMON
-    return Outcome.GAMMON
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """The end of a game. ``points`` = the outcome counted (single under Jacoby) times ``cube``."""
-
-    winner: Side
-    outcome: Outcome
-    cube: int
-    points: int
-    by_drop: bool = False
-    resigned: bool = False
-    jacoby: bool = False  # the Jacoby rule counted a gammon or backgammon as a single game
-
-    @property
-    def loser(self) -> Side:
-        return self.winner.other
-
-    @property
-    def text(self) -> str:
-        how = (
-            "as the double is dropped"
-            if self.by_drop
-            else f"a {self.outcome.word}" + (" by resignation" if self.resigned else "")
-        )
-        unit = "point" if self.points == 1 else "points"
-        jacoby = " (counted single: Jacoby rule, the cube was never turned)" if self.jacoby else ""
-        return f"{self.winner.value} wins {how}: {self.points} {unit}{jacoby}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "winner": self.winner.value,
-            "outcome": self.outcome.word,
-            "cube": self.cube,
-            "points": self.points,
-            "by_drop": self.by_drop,
-            "resigned": self.resigned,
-            "jacoby": self.jacoby,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
-        try:
-            return cls(
-                Side(data["winner"]),
-                Outcome[str(data["outcome"]).upper()],
-                int(data["cube"]),
-                int(data["points"]),
-                bool(data.get("by_drop", False)),
-                bool(data.get("resigned", False)),
-                bool(data.get("jacoby", False)),
-            )
-        except (KeyError, ValueError, TypeError) as e:
-            raise GameError(f"not a game result ({e!r}): expected winner, outcome, cube and points") from None
 
 
 class Phase(Enum):
@@ -126,98 +45,6 @@ class Phase(Enum):
     PLAY = "play"  # the dice are thrown: the side on roll plays them
     ILLEGAL = "illegal"  # tournament mode: an illegal play waits for the opponent's word
     OVER = "over"
-
-
-class EventKind(Enum):
-    OPENING_TIE = "opening_tie"  # dice = (light's die, dark's die)
-    AUTOMATIC_DOUBLE = "automatic_double"
-    OPENING = "opening"  # side = the winner of the opening roll; dice = (its die, the other's)
-    ROLL = "roll"
-    PASS = "pass"  # the roll has no legal move: the turn passes
-    PLAY = "play"
-    ILLEGAL = "illegal"  # an illegal play: refused (house remedy) or pending (tournament mode)
-    ACCEPT_ILLEGAL = "accept_illegal"  # the opponent accepts it: it stands
-    ILLEGAL_STANDS = "illegal_stands"  # the opponent rolled (or doubled): it stands
-    CORRECTION = "correction"  # the opponent demands a correction
-    DOUBLE = "double"
-    TAKE = "take"
-    BEAVER = "beaver"
-    DROP = "drop"
-    RESIGN = "resign"
-    WIN = "win"
-
-
-# Events that follow from another action and are not replayed on their own.
-_CONSEQUENCES = {
-    EventKind.AUTOMATIC_DOUBLE,
-    EventKind.PASS,
-    EventKind.ILLEGAL_STANDS,
-    EventKind.WIN,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One thing that happened, in plain data: enough to narrate it, journal it and replay it.
-
-    ``cube`` and ``owner`` are the cube after the event; ``board`` is the board the event put on the
-    table (plays, illegal plays). ``text`` says it in words.
-    """
-
-    kind: EventKind
-    side: Side | None
-    text: str
-    dice: tuple[int, int] | None = None
-    play: str | None = None
-    cube: int = 1
-    owner: Side | None = None
-    reason: str = ""
-    points: int = 0
-    outcome: Outcome | None = None
-    board: Board | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; empty fields are left out."""
-        out: dict[str, Any] = {"kind": self.kind.value, "text": self.text, "cube": self.cube}
-        if self.side is not None:
-            out["side"] = self.side.value
-        if self.dice is not None:
-            out["dice"] = list(self.dice)
-        if self.play is not None:
-            out["play"] = self.play
-        if self.owner is not None:
-            out["owner"] = self.owner.value
-        if self.reason:
-            out["reason"] = self.reason
-        if self.points:
-            out["points"] = self.points
-        if self.outcome is not None:
-            out["outcome"] = self.outcome.word
-        if self.board is not None:
-            out["board"] = {"light": list(self.board.light), "dark": list(self.board.dark)}
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Event:
-        try:
-            board = data.get("board")
-            return cls(
-                kind=EventKind(data["kind"]),
-                side=Side(data["side"]) if data.get("side") else None,
-                text=str(data.get("text", "")),
-                dice=tuple(int(d) for d in data["dice"]) if data.get("dice") else None,  # type: ignore[arg-type]
-                play=data.get("play"),
-                cube=int(data.get("cube", 1)),
-                owner=Side(data["owner"]) if data.get("owner") else None,
-                reason=str(data.get("reason", "")),
-                points=int(data.get("points", 0)),
-                outcome=Outcome[str(data["outcome"]).upper()] if data.get("outcome") else None,
-                board=Board(tuple(board["light"]), tuple(board["dark"])) if board else None,
-            )
-        except (KeyError, ValueError, TypeError) as e:
-            raise GameError(
-                f"not a game event ({e!r}): expected at least kind, as Event.to_dict writes"
-            ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -574,7 +401,7 @@ class Game:
             if i >= len(self.history):
                 if e.kind is EventKind.ILLEGAL_STANDS and i + 1 < len(journal):
                     self._replay_one(journal[i + 1])  # the roll or double that made the play stand
-                elif e.kind in _CONSEQUENCES:
+                elif e.kind in CONSEQUENCES:
                     raise GameError(
                         f"the journal does not replay: event {i + 1} ({e.kind.value}) has no cause"
                     )

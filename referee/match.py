@@ -21,11 +21,13 @@ from typing import Any
 
 from bgboard.layout import Board, Side
 from bgboard.position import PositionError
-from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
+from referee.events import Event, EventKind
+from referee.game import Game, GameError, Phase
 from referee.moves import PlayParseError, apply_moves, parse_moves
 from referee.notation.match_id import GAME_DROPPED, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
 from referee.notation.matfile import UNKNOWN_PLAY, Action, GameRecord, MatchRecord, normalise_play
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome
 
 __all__ = ["FinishedGame", "Match", "MatchError", "Outcome", "GameResult"]
 

@@ -31,7 +31,8 @@ from typing import Any
 
 from bgboard.layout import Board, Orientation, Side
 from hardware.signals import Button, Signal
-from referee.game import Event, EventKind, Game, GameError, GameResult, Outcome, Phase
+from referee.events import Event, EventKind
+from referee.game import Game, GameError, Phase
 from referee.journal import Journal
 from referee.match import FinishedGame, Match
 from referee.moves import Play
@@ -39,6 +40,7 @@ from referee.narration import describe_play, describe_score, dice_text
 from referee.notation.position_id import encode_position_id
 from referee.observe import Difference, Explanation, Verdict, differences, explain, shows
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome
 from vision.reading import BoardReading, DieReading
 
 # Signal names, as hardware.signals.Signal spells them (the session does not import hardware).

@@ -7,8 +7,9 @@ import sys
 from bgboard.layout import Board, Side
 from hardware.signals import Signal
 from referee.demo_script import PLAN, choose, demo_game
-from referee.game import Game, Outcome
+from referee.game import Game
 from referee.narration import describe_play
+from referee.scoring import Outcome
 
 REFEREE = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
 

@@ -10,18 +10,11 @@ import pytest
 from bgboard.layout import Board, Side
 from bgboard.position import START, Position
 from referee.cube import CubeError
-from referee.game import (
-    Event,
-    EventKind,
-    Game,
-    GameError,
-    GameResult,
-    Outcome,
-    Phase,
-    classify,
-)
+from referee.events import Event, EventError, EventKind
+from referee.game import Game, GameError, Phase
 from referee.moves import Play, legal_plays
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome, classify
 
 LIGHT, DARK = Side.LIGHT, Side.DARK
 
@@ -512,7 +505,7 @@ def test_journal_that_does_not_fit_is_refused() -> None:
     journal[0]["dice"] = [1, 3]  # dark won that opening roll instead: light's play no longer fits
     with pytest.raises(GameError, match="does not replay"):
         Game().replay(journal)
-    with pytest.raises(GameError, match="not a game event"):
+    with pytest.raises(EventError, match="not a game event"):
         Event.from_dict({"kind": "dance"})
     with pytest.raises(GameError, match="has no cause"):
         Game().replay([{"kind": "win", "side": "light"}])

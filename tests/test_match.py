@@ -9,11 +9,12 @@ import pytest
 
 from bgboard.layout import Side
 from referee.cube import CubeError
-from referee.game import Game, GameResult, Outcome, Phase
+from referee.game import Game, Phase
 from referee.match import FinishedGame, Match, MatchError
 from referee.notation.match_id import GAME_DROPPED, encode_match_id
 from referee.notation.matfile import Action, GameRecord, MatchRecord, parse_mat, write_mat
 from referee.rules_options import RuleOptions
+from referee.scoring import GameResult, Outcome
 
 LIGHT, DARK = Side.LIGHT, Side.DARK
 

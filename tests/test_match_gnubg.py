@@ -7,7 +7,7 @@ import io
 import pytest
 
 from bgboard.layout import Board
-from referee.game import EventKind
+from referee.events import EventKind
 from referee.notation import encode_position_id, write_mat
 from tests.test_match import random_match
 
