@@ -8,7 +8,7 @@ the last event it recorded (WAL journal, ``synchronous=FULL``: a committed row i
     >>> j = Journal(":memory:")
     >>> m = j.start_match(length=3, rules={})
     >>> g = j.start_game(m, 1)
-    >>> j.record(g, "roll", side="light", dice=(3, 1), text="light rolls 3-1") > 0
+    >>> j.record(g, Entry("roll", side=Side.LIGHT, dice=(3, 1), text="light rolls 3-1")) > 0
     True
     >>> [e.kind for e in j.events(g)]
     ['roll']
@@ -23,6 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from bgboard.layout import Board, Side
+from referee.notation.position_id import encode_position_id
+from referee.observe import Verdict
+from referee.scoring import GameResult
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -85,7 +90,24 @@ class JournalError(ValueError):
 
 
 @dataclass(frozen=True)
-class Event:
+class Entry:
+    """One event as the referee records it: its kind ("roll", "illegal", "unclear" ...), the stream time
+    of the frame that decided it, and what it was about."""
+
+    kind: str
+    t: float | None = None
+    side: Side | None = None
+    dice: tuple[int, int] | None = None
+    play: str | None = None
+    verdict: Verdict | None = None
+    reason: str | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class RecordedEvent:
+    """An event as the record gives it back."""
+
     id: int
     game_id: int
     t: float | None
@@ -189,38 +211,39 @@ class Journal:
     def record(
         self,
         game_id: int,
-        kind: str,
-        *,
-        t: float | None = None,
-        side: str | None = None,
-        dice: tuple[int, int] | None = None,
-        play: str | None = None,
-        position_id: str | None = None,
-        board: dict | None = None,
-        verdict: str | None = None,
-        reason: str | None = None,
-        text: str = "",
+        entry: Entry,
+        board: Board | None = None,
+        on_roll: Side = Side.LIGHT,
         evidence: bytes | None = None,
         state: dict | None = None,
     ) -> int:
-        """One event, its evidence and the session state after it, in one transaction."""
+        """One event, its evidence and the session state after it, in one transaction. ``board`` (with
+        the side ``on_roll``) is the position the event leaves on the table: it is stored with its gnubg
+        Position ID."""
+        e = entry
+        position_id = encode_position_id(board.position(on_roll)) if board is not None else None
+        shown = (
+            {"light": list(board.light), "dark": list(board.dark), "on_roll": on_roll.value}
+            if board is not None
+            else None
+        )
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO events (game_id, t, wall, kind, side, dice, play, position_id, board, "
                 "verdict, reason, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game_id,
-                    t,
+                    e.t,
                     time.time(),
-                    kind,
-                    side,
-                    f"{dice[0]}{dice[1]}" if dice else None,
-                    play,
+                    e.kind,
+                    e.side.value if e.side else None,
+                    f"{e.dice[0]}{e.dice[1]}" if e.dice else None,
+                    e.play,
                     position_id,
-                    json.dumps(board) if board is not None else None,
-                    verdict,
-                    reason,
-                    text,
+                    json.dumps(shown) if shown is not None else None,
+                    e.verdict.value if e.verdict else None,
+                    e.reason,
+                    e.text,
                 ),
             )
             event_id = int(cur.lastrowid or 0)
@@ -233,26 +256,23 @@ class Journal:
     def finish_game(
         self,
         game_id: int,
-        winner: str,
-        kind: int,
-        cube: int,
-        points: int,
-        resigned: bool,
+        result: GameResult,
         match_score: tuple[int, int],
         state: dict | None = None,
         history: list[dict] | None = None,
     ) -> None:
+        """The game's result, the match score after it and the game's events (for export)."""
         with self._tx():
             self._db.execute(
                 "UPDATE games SET finished=?, winner=?, kind=?, cube=?, points=?, resigned=?, history=? "
                 "WHERE id=?",
                 (
                     time.time(),
-                    winner,
-                    kind,
-                    cube,
-                    points,
-                    int(resigned),
+                    result.winner.value,
+                    result.outcome.value,
+                    result.cube,
+                    result.points,
+                    int(result.by_drop),
                     json.dumps(history) if history is not None else None,
                     game_id,
                 ),
@@ -282,7 +302,7 @@ class Journal:
         row = self._db.execute("SELECT data FROM state WHERE id=1").fetchone()
         return json.loads(row[0]) if row else None
 
-    def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[Event]:
+    def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[RecordedEvent]:
         rows = self._db.execute(
             "SELECT id, game_id, t, kind, side, dice, play, position_id, board, verdict, reason, text "
             "FROM events WHERE game_id=? ORDER BY id",
@@ -295,7 +315,9 @@ class Journal:
                 continue
             dice = (int(r[5][0]), int(r[5][1])) if r[5] else None
             board = json.loads(r[8]) if r[8] else None
-            out.append(Event(r[0], r[1], r[2], r[3], r[4], dice, r[6], r[7], board, r[9], r[10], r[11] or ""))
+            out.append(
+                RecordedEvent(r[0], r[1], r[2], r[3], r[4], dice, r[6], r[7], board, r[9], r[10], r[11] or "")
+            )
         return out
 
     def evidence(self, event_id: int) -> bytes | None:

@@ -10,9 +10,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bgboard.layout import Side
 from bgboard.position import BAR, Position
 from referee.moves import Play
+from referee.scoring import GameResult
 
 KINDS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
@@ -62,3 +65,70 @@ def describe_score(light: int, dark: int, length: int | None) -> str:
     """``"match score: light 2, dark 0 (to 3)"``."""
     to = f" (to {length})" if length else ""
     return f"match score: light {light}, dark {dark}{to}"
+
+
+def game_starts(number: int, crawford: bool) -> str:
+    crawford_text = " (the Crawford game: no doubling)" if crawford else ""
+    return f"game {number}: the board is set up; throw one die each for the opening roll{crawford_text}"
+
+
+def opening_again(bad: dict[Side, str]) -> str:
+    """``bad`` says why each side's opening die must be thrown again: its owner alone throws it."""
+    return "; ".join(f"{s.value}'s die {why}: {s.value} throws again" for s, why in bad.items())
+
+
+def one_die(mover: Side) -> str:
+    return f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
+
+
+def ask_dice(faces: Sequence[int], opening: bool) -> str:
+    """The question about dice the reader is not sure of. House rule: both dice are thrown again; at the
+    opening only the die that leans."""
+    shown = " and ".join(str(f) for f in faces)
+    leans = "; if a die leans, its owner alone" if opening else ""
+    return (
+        f"not sure of the dice: a die may lean, or a face is unclear. Is it {shown}, every die flat? "
+        f"Press ACCEPT if so; if not, throw both dice again{leans}"
+    )
+
+
+def too_early(roller: Side) -> str:
+    return f"{roller.value} threw too early: that roll does not count, throw again"
+
+
+def thrown_before_lifted(roller: Side, mover: Side) -> str:
+    return f"{roller.value} threw before {mover.value} lifted the dice: that roll does not count, throw again"
+
+
+def cannot_judge(reason: str, likeliest: Play | None) -> str:
+    """Asking the table about a play it cannot judge: naming the likeliest legal play when few fit."""
+    text = f"I cannot judge the play yet: {reason}"
+    if likeliest is not None:
+        return (
+            text + f". Was it {likeliest.text or 'no move'}? Press ACCEPT if so, or straighten the checkers"
+        )
+    return text + "; please straighten the checkers or clear the view"
+
+
+def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, fixes: Sequence[str]) -> str:
+    """An illegal play and its remedy: in tournament mode the opponent may accept it; under the house
+    remedy the position before the roll is restored (``fixes`` say what to put back) and played again."""
+    other = mover.other.value
+    if tournament:
+        remedy = (
+            f"{other} may accept the play (ACCEPT), or ask for the position before the roll to be restored; "
+            f"the play stands once {other} rolls"
+        )
+    else:
+        remedy = f"restore the position before the roll and play {dice_text(dice)} again"
+    text = f"illegal play by {mover.value} ({dice_text(dice)}): {reason}. {remedy}"
+    if fixes and not tournament:
+        text += f" ({'; '.join(fixes)})"
+    return text
+
+
+def game_over(result: GameResult, score: tuple[int, int], length: int | None, match_over: bool) -> str:
+    text = f"{result.text}. {describe_score(*score, length)}"
+    if match_over:
+        return text + f". {result.winner.value} wins the match"
+    return text + ". Set up the board for the next game"

@@ -25,7 +25,7 @@ checkers on the board and the bar must add up to what they were; the mover bears
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -249,6 +249,32 @@ def explain(
     return Explanation(Verdict.ILLEGAL, None, seen, "")
 
 
+class Explainer:
+    """:func:`explain` for one orientation, reusing the last answer when a source hands over the very
+    same reading again for the same play (a replay of a still picture): weighing every board a doubtful
+    reading allows is the costly part of a frame."""
+
+    def __init__(self, orientation: Orientation) -> None:
+        self.orientation = orientation
+        self._last: tuple[BoardReading, tuple[Board, tuple[int, int] | None, Side], Explanation] | None = None
+
+    def __call__(
+        self,
+        reading: BoardReading,
+        mover: Side,
+        before: Board,
+        dice: tuple[int, int] | None,
+        plays: Callable[[], Sequence[Play]],
+    ) -> Explanation:
+        key = (before, dice, mover)
+        last = self._last
+        if last is not None and last[0] is reading and last[1] == key:
+            return last[2]
+        seen = explain(reading, self.orientation, mover, before, plays())
+        self._last = (reading, key, seen)
+        return seen
+
+
 def _likeliest_board(
     reading: BoardReading, orientation: Orientation, boards: Sequence[Board], legal: Sequence[Board]
 ) -> Board:
@@ -368,6 +394,7 @@ def _difference(orientation: Orientation, cell: Cell, seen: int, want: int) -> D
 
 __all__ = [
     "Difference",
+    "Explainer",
     "Explanation",
     "Verdict",
     "best_board",

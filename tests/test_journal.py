@@ -9,7 +9,8 @@ import pytest
 from test_session_fixtures import O, Table, after, die, moved, signals
 
 from bgboard.layout import Board, Side
-from referee.journal import Journal, JournalError
+from referee.journal import Entry, Journal, JournalError
+from referee.scoring import GameResult, Outcome
 from referee.session import Session, SessionOptions, Stage
 
 START = Board.start()
@@ -20,10 +21,9 @@ def test_events_evidence_and_state_survive_reopening(tmp_path: Path) -> None:
     with Journal(path) as j:
         m = j.start_match(3, {"cubeless": True})
         g = j.start_game(m, 1)
-        e = j.record(
-            g, "illegal", side="light", dice=(3, 1), reason="why", evidence=b"\x89PNG", state={"a": 1}
-        )
-        j.finish_game(g, "light", 2, 1, 2, False, (2, 0))
+        entry = Entry("illegal", side=Side.LIGHT, dice=(3, 1), reason="why")
+        e = j.record(g, entry, evidence=b"\x89PNG", state={"a": 1})
+        j.finish_game(g, GameResult(Side.LIGHT, Outcome.GAMMON, 1, 2), (2, 0))
     with Journal(path) as j:
         assert [ev.kind for ev in j.events(g)] == ["illegal"]
         assert j.events(g)[0].dice == (3, 1) and j.events(g)[0].reason == "why"

@@ -1,0 +1,238 @@
+"""The dice of settled frames: when they are a new throw, and whether that throw counts.
+
+Dice count once ``frames`` settled readings in a row agree on them. Dice the referee has already dealt
+with (a roll it took, a throw it called to be thrown again) are not a new throw while they lie where
+they lay; once they are lifted, or the board moves after a call to throw again, whatever settles next is.
+
+A die must be thrown again when it lies off the field or on the bar, leans (cocked), rests on a checker
+(unless the table lets that count), or lies outside the roller's right-hand half.
+
+    >>> from vision.reading import DieReading
+    >>> box = (880.0, 340.0, 920.0, 380.0)
+    >>> problem(DieReading(None, (900.0, 360.0), box, 0.9, cocked=True, half=Half.RIGHT), False)
+    'is cocked'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from bgboard.layout import Half, Orientation, Side
+from referee import narration
+from vision.reading import DieReading
+
+Dice = Sequence[DieReading]
+
+
+def problem(die: DieReading, on_checker_valid: bool) -> str | None:
+    """Why ``die`` must be thrown again wherever it lies, or None."""
+    if die.outside_field or die.half is None:
+        return "landed outside the playing field"
+    if die.cocked:
+        return "is cocked"
+    if die.on_checker and not on_checker_valid:
+        return "rests on a checker"
+    return None
+
+
+def face(die: DieReading) -> int | None:
+    """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
+    return die.value if die.value is not None else die.likeliest
+
+
+def _key(dice: Dice) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    return tuple(sorted((d.half.value if d.half else "", d.value or 0, tuple(d.flags)) for d in dice))
+
+
+def same_dice(a: Dice, b: Dice, tolerance: float) -> bool:
+    """The same dice lying in the same places, within ``tolerance`` pixels (so not thrown again)."""
+    if len(a) != len(b) or _key(a) != _key(b):
+        return False
+    unused = list(b)
+    for d in a:
+        match = next((e for e in unused if math.dist(d.center, e.center) <= tolerance), None)
+        if match is None:
+            return False
+        unused.remove(match)
+    return True
+
+
+class CallKind(Enum):
+    """What the referee tells the table about a throw."""
+
+    ROLL = "roll"  # the throw counts: these numbers
+    REROLL = "reroll"  # it must be thrown again
+    ASK = "ask"  # the reader is not sure of a die: the table is asked whether these are the numbers
+    WAIT = "wait"  # the referee cannot see the throw well enough yet, and keeps looking
+
+
+@dataclass(frozen=True)
+class Call:
+    """The call on one throw: for ROLL and ASK the numbers (at the opening light's die, then dark's), and
+    the reason in words for the others."""
+
+    kind: CallKind
+    dice: tuple[int, ...] = ()
+    reason: str = ""
+
+
+def _unsure(dice: Dice, numbers: Sequence[DieReading], opening: bool) -> Call:
+    """Dice a reader is not sure of: asked about when every face can be made out, else waited on."""
+    faces = [face(d) for d in numbers]
+    if any(f is None for f in faces):
+        return Call(CallKind.WAIT, reason="cannot read a die")
+    # the question names the faces as they lie, left to right
+    shown = [face(d) or 0 for d in dice]
+    return Call(CallKind.ASK, tuple(f or 0 for f in faces), narration.ask_dice(shown, opening))
+
+
+def call_opening(dice: Dice, orientation: Orientation, on_checker_valid: bool) -> Call:
+    """The opening throw, one die each into the thrower's own right-hand half. A bad die is thrown again
+    by its owner alone; a die off the field, or the second die in one half, belongs to the side still
+    without one and is not in its owner's half."""
+    if len(dice) != 2:
+        return Call(CallKind.WAIT, reason=f"{len(dice)} dice on the board: the opening roll is one die each")
+    by_side: dict[Side, DieReading] = {}
+    bad: dict[Side, str] = {}
+    homeless = []
+    for d in dice:
+        owner = next((s for s in Side if orientation.throwing_half(s) == d.half), None)
+        if owner is None or owner in by_side:
+            homeless.append(d)
+        else:
+            by_side[owner] = d
+    for d in homeless:
+        owner = Side.LIGHT if Side.LIGHT not in by_side else Side.DARK
+        by_side[owner] = d
+        bad[owner] = problem(d, on_checker_valid) or "is not in its owner's half"
+    for owner, d in by_side.items():
+        why = problem(d, on_checker_valid)
+        if why and owner not in bad:
+            bad[owner] = why
+    if bad:
+        return Call(CallKind.REROLL, reason=narration.opening_again(bad))
+    light, dark = by_side[Side.LIGHT], by_side[Side.DARK]
+    if light.value is None or dark.value is None:
+        return _unsure(dice, (light, dark), opening=True)
+    return Call(CallKind.ROLL, (light.value, dark.value))
+
+
+def roll_problems(dice: Dice, mover: Side, half: Half, on_checker_valid: bool) -> list[str]:
+    """Why ``mover``'s throw of ``dice`` into its ``half`` must be thrown again, die by die."""
+    problems = []
+    for d in dice:
+        why = problem(d, on_checker_valid)
+        if why is None and d.half != half:
+            why = f"is not in {mover.value}'s right-hand half"
+        if why:
+            problems.append(f"a die {why}")
+    return problems
+
+
+def call_roll(
+    dice: Dice, mover: Side, orientation: Orientation, on_checker_valid: bool, occluded: bool
+) -> Call:
+    """A throw of two dice into ``mover``'s right-hand half; ``occluded``: something covers the board."""
+    if len(dice) == 1 and not occluded and not on_checker_valid:
+        # both dice leave the cup together: one settled on a clear board, the other is off it or on a
+        # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
+        # then the referee waits, as a die there may simply be unseen)
+        return Call(CallKind.REROLL, reason=narration.one_die(mover))
+    if len(dice) != 2:
+        return Call(CallKind.WAIT, reason=f"{len(dice)} dice on the board, expected 2")
+    problems = roll_problems(dice, mover, orientation.throwing_half(mover), on_checker_valid)
+    if problems:
+        return Call(CallKind.REROLL, reason="; ".join(problems) + f": {mover.value} throws both dice again")
+    first, second = dice
+    if first.value is None or second.value is None:
+        return _unsure(dice, dice, opening=False)
+    return Call(CallKind.ROLL, (first.value, second.value))
+
+
+def call_answer(dice: Dice, opponent: Side, orientation: Orientation, on_checker_valid: bool) -> Call:
+    """Tournament mode: the opponent's throw after an illegal play, which makes the play stand. Only a
+    clean throw counts (nothing here is asked about: a doubtful die is simply thrown again)."""
+    half = orientation.throwing_half(opponent)
+    values = [d.value for d in dice]
+    if len(dice) != 2 or None in values or roll_problems(dice, opponent, half, on_checker_valid):
+        return Call(
+            CallKind.REROLL, reason=f"{opponent.value} throws both dice again into the right-hand half"
+        )
+    return Call(CallKind.ROLL, tuple(v or 0 for v in values))
+
+
+class ThrowWatch:
+    """Which settled dice are a new throw (see the module doc).
+
+    ``early`` notes that the next roller threw before the mover lifted the dice (that roll does not
+    count; the verdict on the play says so).
+    """
+
+    def __init__(self, frames: int, tolerance: float) -> None:
+        self.frames = frames
+        self.tolerance = tolerance
+        self._run: list[Dice] = []
+        self._dealt: Dice | None = None  # dice already dealt with, not a new throw while they lie there
+        # the dealt dice were called to be thrown again: once the board moves they are gone or thrown anew
+        # (the same numbers may land in the same place again)
+        self._again = False
+        self.early = False
+
+    def settle(self, dice: Dice) -> Dice | None:
+        """The dice once ``frames`` settled readings agree on them, and only if they are a new throw."""
+        if self._dealt is not None:
+            if same_dice(dice, self._dealt, self.tolerance):
+                self._run.clear()
+                return None
+            if not dice or len(dice) < len(self._dealt):
+                self._dealt = None  # lifted: whatever comes next is a new throw
+        if not dice:
+            self._run.clear()
+            return None
+        if self._run and not same_dice(dice, self._run[-1], self.tolerance):
+            self._run.clear()
+        self._run.append(dice)
+        if len(self._run) < self.frames:
+            return None
+        self._run.clear()
+        self._dealt, self._again = None, False
+        return dice
+
+    def moving(self) -> None:
+        """The board is moving. After a call to throw again a hand came for those dice: whatever settles
+        next is a new throw (dice never picked up are simply called again). Not after a roll that counted,
+        where a hand moving checkers must not make the roll's dice new."""
+        self._run.clear()
+        if self._again:
+            self._dealt, self._again = None, False
+
+    def counted(self, dice: Dice) -> None:
+        """``dice`` were taken as a roll."""
+        self._dealt = dice
+
+    def call_again(self, dice: Dice) -> None:
+        """``dice`` were called to be thrown again."""
+        self._dealt, self._again = dice, True
+
+    def forget(self) -> None:
+        """Whatever is thrown next is a new throw."""
+        self._dealt = None
+
+    def lifted(self, dice: Dice, half: Half) -> bool:
+        """True when no die lies in the mover's ``half`` (or off it); dice in the other half are the next
+        roller's early throw, noted in :attr:`early` and not a new throw while they lie there."""
+        mine = [d for d in dice if d.half == half or d.half is None]
+        others = [d for d in dice if d.half is not None and d.half != half]
+        if mine:
+            return False
+        if others:
+            self.early = True
+            self._dealt = others
+        else:
+            # the board showed no dice: whatever is thrown next is a new throw, even one that lands
+            # where these dice lay showing the same numbers
+            self._dealt = None
+        return True
