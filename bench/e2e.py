@@ -3,7 +3,7 @@
     python -m bench.e2e --games 2             # a quick look
     python -m bench.e2e --games 200 --jobs 2  # the full proof
 
-Each turn is a few shots of the virtual table (:mod:`referee.demo_script`): the throw (a hand), the dice
+Each turn is a few shots of the virtual table (:mod:`synthetic.table`): the throw (a hand), the dice
 at rest, a hand moving checkers, the dice lifted, the board settling. Only the frames of those shots are
 made, and a still shot is rendered and read once: its later frames are the same picture (the renderer
 draws a still table identically), so the settle gate and the session see every frame at 10 fps while
@@ -22,24 +22,35 @@ Figures: legal plays called illegal (target 0), illegal plays caught (target >= 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
 from collections import Counter
+from collections.abc import Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bgboard.layout import Board, Half, Side
+from calibration.learn import calibrate
+from hardware.console_signals import ConsoleSignals
+from hardware.frames import Frame
 from hardware.signals import Button, Signal
-from referee.demo_script import DieAt, HandAt, Shot, TableFrame, VirtualTable, miscount
 from referee.events import EventKind
-from referee.live import Pipeline
+from referee.loop import FrameLoop, Pipeline
 from referee.moves import legal_plays
 from referee.rules_options import RuleOptions
 from referee.scoring import classify
-from referee.session import Say, Session, SessionOptions
+from referee.session import Observation, Say, Session, SessionOptions
+from synthetic.players import miscount
+from synthetic.table import DieAt, HandAt, Shot, VirtualTable
+from vision.board_reader import BoardReader
+from vision.reading import BoardReading
+from vision.rectify import Rectifier
 
 WAIT = 30  # frames the virtual players wait for a signal (3 s)
 EARLY = 0.03  # the share of legal plays after which the opponent throws before the dice are lifted
@@ -87,37 +98,31 @@ class SameFrameReader:
     A still table rendered twice is the same picture, so its reading is too; this only saves time.
     """
 
-    def __init__(self, reader: Any, tally: Tally) -> None:
+    def __init__(self, reader: BoardReader, tally: Tally) -> None:
         self.reader = reader
         self.tally = tally
-        self._key: tuple[int, int] | None = None
-        self._image: Any = None  # kept alive so its id cannot be reused by another picture
-        self._reading: Any = None
+        self._image: Any = None  # kept alive so that its id cannot be taken by another picture
+        self._reading: BoardReading | None = None
 
-    def read(self, image: Any, dice: Any = None) -> Any:
-        key = (id(image), id(dice))
-        if key != self._key:
-            self._reading = (
-                self.reader.read(image, dice=dice) if dice is not None else self.reader.read(image)
-            )
-            self._key, self._image, self._dice = key, image, dice
+    @property
+    def rectifier(self) -> Rectifier:
+        return self.reader.rectifier
+
+    def read(self, image: np.ndarray) -> BoardReading:
+        if image is not self._image or self._reading is None:
+            self._reading = self.reader.read(image)
+            self._image = image
             self.tally.reads += 1
         return self._reading
 
     @property
-    def last(self) -> Any:
+    def last(self) -> BoardReading | None:
         """The last reading given (None before the first)."""
         return self._reading
-
-    def __getattr__(self, name: str) -> Any:  # rectifier, profile...: the real reader's
-        return getattr(self.reader, name)
 
 
 class Bench:
     def __init__(self, seed: int, noise: float, drift: float) -> None:
-        from calibration.learn import calibrate
-        from vision.board_reader import BoardReader
-
         self.seed = seed
         self.rng = random.Random(seed)
         self.table = VirtualTable(noise=noise, light_drift=drift, seed=seed)
@@ -130,35 +135,45 @@ class Bench:
         self.orientation = self.profile.orientation
         self.index = 0
         self.shot_index = 0
-        self.session: Session | None = None
-        self.pipeline: Pipeline | None = None
+        self.shot = Shot(Board.start())  # the shot on the table
+        self._quiet = open(os.devnull, "w")  # noqa: SIM115 - the bench's table speaks to nobody
+        signals = ConsoleSignals(self._quiet)
+        self.loop = FrameLoop(
+            Pipeline(self.reader), self.new_session(), signals, out=self._quiet, players=self
+        )
         self.answer_t = 0.0
         self.asked = False
         self.heard: list[Signal] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
 
-    def new_session(self) -> None:
-        options = SessionOptions(self.orientation, RuleOptions())
-        self.session = Session(options)
-        self.pipeline = Pipeline(self.reader)
+    @property
+    def session(self) -> Session:
+        return self.loop.session
+
+    def new_session(self) -> Session:
+        """A referee starting afresh: the loop is given a new session and a new settle gate."""
+        session = Session(SessionOptions(self.orientation, RuleOptions()))
+        if hasattr(self, "loop"):
+            self.loop.session, self.loop.pipeline = session, Pipeline(self.reader)
+        return session
 
     def show(
         self, shot: Shot, until: tuple[Signal, ...] = (), frames: int | None = None
-    ) -> tuple[Say | None, float]:
+    ) -> Generator[Frame, None, tuple[Say | None, float]]:
         """Plays a shot; with ``until``, keeps it on the table until one of those signals (or WAIT frames).
         Returns the signal given (or None) and the stream time of the shot's first frame; ``heard``
         holds every signal of the shot."""
-        assert self.session is not None and self.pipeline is not None
         n = frames if frames is not None else shot.frames
         first_t = self.index / self.table.fps
         k = 0
         answer = None
         self.heard = []
-        still: TableFrame | None = None
+        self.shot = shot
+        still: Frame | None = None
         while k < n or (until and answer is None and k < n + WAIT):
             if still is not None:
-                frame = replace(still, index=self.index, t=self.index / self.table.fps)
+                frame = replace(still, index=self.index, timestamp=self.index / self.table.fps)
             else:
                 frame = self.table.frame(shot, min(k, shot.frames - 1), self.shot_index, self.index)
                 if not shot.hands:
@@ -166,21 +181,8 @@ class Bench:
             self.index += 1
             k += 1
             self.tally.frames += 1
-            obs = self.pipeline.observe(frame.image, frame.t, frame.index)
-            says = self.session.observe(obs)
-            if self.session.question is not None and self.session.question == shot.board:
-                # asked which play it was (amber), the players answer truthfully
-                self.tally.confirmed += 1
-                self.asked = True
-                says += self.session.press(Button.ACCEPT, frame.t)
-            asked_dice = self.session.dice_question
-            if asked_dice is not None:
-                # asked what the dice show: the players confirm only flat dice showing those faces
-                # (a leaning die they throw again, as the referee asked)
-                truth = sorted(d.value for d in shot.dice if not d.cocked)
-                if len(truth) == len(shot.dice) and truth == sorted(asked_dice):
-                    self.tally.dice_confirmed += 1
-                    says += self.session.press(Button.ACCEPT, frame.t)
+            yield frame
+            says = self.loop.said
             self.heard += [say.signal for say in says if say.signal]
             self.tally.decisions += [
                 f"seed {self.seed} frame {frame.index}: {say.signal.name if say.signal else '-'}: {say.text}"
@@ -189,9 +191,26 @@ class Bench:
             for say in says:
                 if say.signal in until and answer is None:
                     answer = say
-                    self.answer_t = frame.t
+                    self.answer_t = frame.timestamp
         self.shot_index += 1
         return answer, first_t
+
+    def after(self, frame: Frame, observation: Observation, says: Sequence[Say]) -> Sequence[Button]:
+        """The players on hearing the referee (the loop's hook): asked which play it was (amber), they
+        answer truthfully; asked what the dice show, they confirm only flat dice showing those faces (a
+        leaning die they throw again, as the referee asked)."""
+        session = self.session
+        if session.question is not None and session.question == self.shot.board:
+            self.tally.confirmed += 1
+            self.asked = True
+            return (Button.ACCEPT,)
+        asked_dice = session.dice_question
+        if asked_dice is not None:
+            truth = sorted(d.value for d in self.shot.dice if not d.cocked)
+            if len(truth) == len(self.shot.dice) and truth == sorted(asked_dice):
+                self.tally.dice_confirmed += 1
+                return (Button.ACCEPT,)
+        return ()
 
     # ---- a game -----------------------------------------------------------------------------------
 
@@ -243,16 +262,16 @@ class Bench:
         self.trace(f"asked whether the dice show {self.session.dice_question}: thrown again")
         return True
 
-    def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> bool:
+    def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> Generator[Frame, None, bool]:
         """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
         took a throw that had to be thrown again, and the game cannot go on in step."""
         half = self.orientation.throwing_half(mover)
         while True:
-            self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
+            yield from self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
             shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
-            answer, _ = self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
+            answer, _ = yield from self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
             if bad:
                 self.called_again(bad)
                 if answer and answer.signal == Signal.ROLL_OK:
@@ -280,30 +299,30 @@ class Bench:
 
     def move(
         self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...], early: bool = False
-    ) -> tuple[Say | None, float]:
+    ) -> Generator[Frame, None, tuple[Say | None, float]]:
         """Checkers moved under a hand, the dice lifted, the board settling: the referee's verdict.
 
         ``early``: the opponent throws before the mover has lifted the dice (that throw does not count:
         the referee must say so with its verdict, and the opponent throws again)."""
         y = 0.7 if mover is Side.LIGHT else 0.3
-        self.show(Shot(after, dice=dice_at, hands=(HandAt(0.5, y),), frames=1))
+        yield from self.show(Shot(after, dice=dice_at, hands=(HandAt(0.5, y),), frames=1))
         thrown: tuple[DieAt, ...] = ()
         if early:
             half = self.orientation.throwing_half(mover.other)
             thrown = self.dice_at(half, self.roll())
-            self.show(Shot(after, dice=dice_at, hands=(throwing_hand(half),), frames=1))
-            self.show(Shot(after, dice=dice_at + thrown, frames=3))
-        self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
+            yield from self.show(Shot(after, dice=dice_at, hands=(throwing_hand(half),), frames=1))
+            yield from self.show(Shot(after, dice=dice_at + thrown, frames=3))
+        yield from self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
         self.asked = False
         verdicts = (Signal.READY, Signal.ILLEGAL, Signal.GAME_OVER, Signal.ROLL_OK)
-        answer, lifted = self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
+        answer, lifted = yield from self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
         heard = self.heard
         if early and answer is None and Signal.CANNOT_SEE in heard:
             # the early dice hide a point the referee needs, and it asked for a clear view: the
             # opponent takes them up (the verdict's time counts among those the table was asked for)
             self.asked = True
-            self.show(Shot(after, hands=(HandAt(0.5, 1.0 - y),), frames=1))
-            answer, _ = self.show(Shot(after, frames=4), until=verdicts)
+            yield from self.show(Shot(after, hands=(HandAt(0.5, 1.0 - y),), frames=1))
+            answer, _ = yield from self.show(Shot(after, frames=4), until=verdicts)
             heard += self.heard
         if answer is not None:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
@@ -337,13 +356,13 @@ class Bench:
             return replace(die, x=1.06 if half is Half.RIGHT else -0.06)
         return die
 
-    def opening(self) -> tuple[Side, tuple[int, int], bool]:
+    def opening(self) -> Generator[Frame, None, tuple[Side, tuple[int, int], bool]]:
         """Setup and the opening roll: (the side on roll, its dice, whether the referee read them).
 
         Each player throws one die; a tie is thrown again by both, a bad die (cocked, in the other
         half, off the field) by its owner alone, the good die staying where it lies."""
         start = Board.start()
-        answer, _ = self.show(Shot(start, frames=4), until=(Signal.READY,))
+        answer, _ = yield from self.show(Shot(start, frames=4), until=(Signal.READY,))
         if answer is None:
             self.tally.rolls["stall"] += 1
             self.resync(start, Side.LIGHT)
@@ -355,9 +374,9 @@ class Bench:
             spoilt = self.rng.choice(throwing) if bad else None
             for side in throwing:
                 dice[side] = self.opening_die(side, bad if side is spoilt else None)
-            self.show(Shot(start, hands=(HandAt(0.5, 0.5),), frames=1))
+            yield from self.show(Shot(start, hands=(HandAt(0.5, 0.5),), frames=1))
             shot = Shot(start, dice=(dice[Side.LIGHT], dice[Side.DARK]), frames=4)
-            answer, _ = self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
+            answer, _ = yield from self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
             a, b = dice[Side.LIGHT].value, dice[Side.DARK].value
             if bad is None and a != b:
                 if answer is None and self.asked_wrongly():
@@ -382,15 +401,15 @@ class Bench:
             self.trace(f"the opening throw light {a}, dark {b} read as {self.session.game.dice}")
         return mover, (max(a, b), min(a, b)), True
 
-    def game(self) -> None:
+    def game(self) -> Iterator[Frame]:
         self.new_session()
         board = Board.start()
-        mover, dice, rolled = self.opening()
+        mover, dice, rolled = yield from self.opening()
         while True:
             self.tally.turns += 1
-            if not rolled and not self.throw(board, mover, dice):
+            if not rolled and not (yield from self.throw(board, mover, dice)):
                 self.resync(board, mover)
-                if not self.throw(board, mover, dice):
+                if not (yield from self.throw(board, mover, dice)):
                     self.tally.results["stall"] += 1
                     return
             rolled = False
@@ -398,11 +417,10 @@ class Bench:
             play = self.rng.choice(legal_plays(board.position(mover), dice))
             after = Board.from_position(play.result, mover)
             wrong = miscount(board, mover, dice, self.rng) if self.rng.random() < 0.1 else None
-            answer = (
-                self.illegal_turn(board, wrong, after, mover, dice_at)
-                if wrong
-                else self.legal_turn(board, after, mover, dice_at)
-            )
+            if wrong:
+                answer = yield from self.illegal_turn(board, wrong, after, mover, dice_at)
+            else:
+                answer = yield from self.legal_turn(board, after, mover, dice_at)
             board = after
             if board.off(mover) == 15:
                 want = classify(board, mover).value
@@ -417,10 +435,12 @@ class Bench:
             mover = mover.other
             dice = self.roll()
 
-    def legal_turn(self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]) -> Say | None:
+    def legal_turn(
+        self, board: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]
+    ) -> Generator[Frame, None, Say | None]:
         # now and then the opponent throws too soon (not when the play ends the game: no roll follows)
         early = after.off(mover) < 15 and self.rng.random() < EARLY
-        answer, _ = self.move(board, after, mover, dice_at, early)
+        answer, _ = yield from self.move(board, after, mover, dice_at, early)
         got = answer.signal if answer else None
         self.tally.legal[
             {Signal.READY: "legal", Signal.GAME_OVER: "legal", Signal.ILLEGAL: "illegal"}.get(got, "stall")
@@ -433,9 +453,9 @@ class Bench:
 
     def illegal_turn(
         self, board: Board, wrong: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]
-    ) -> Say | None:
+    ) -> Generator[Frame, None, Say | None]:
         """A miscounted play: caught, the position restored, the same numbers played again."""
-        answer, _ = self.move(board, wrong, mover, dice_at)
+        answer, _ = yield from self.move(board, wrong, mover, dice_at)
         got = answer.signal if answer else None
         self.tally.illegal[{Signal.ILLEGAL: "caught", None: "stall"}.get(got, "passed")] += 1
         if got not in (Signal.ILLEGAL, None):
@@ -445,10 +465,12 @@ class Bench:
         if got != Signal.ILLEGAL:
             self.resync(after, mover.other)
             return None
-        self.show(Shot(board, hands=(HandAt(0.5, 0.5),), frames=1))
-        restored, _ = self.show(Shot(board, frames=4), until=(Signal.ROLL_OK,))
-        self.show(Shot(after, hands=(HandAt(0.5, 0.5),), frames=1))
-        answer, _ = self.show(Shot(after, frames=4), until=(Signal.READY, Signal.GAME_OVER, Signal.ILLEGAL))
+        yield from self.show(Shot(board, hands=(HandAt(0.5, 0.5),), frames=1))
+        restored, _ = yield from self.show(Shot(board, frames=4), until=(Signal.ROLL_OK,))
+        yield from self.show(Shot(after, hands=(HandAt(0.5, 0.5),), frames=1))
+        answer, _ = yield from self.show(
+            Shot(after, frames=4), until=(Signal.READY, Signal.GAME_OVER, Signal.ILLEGAL)
+        )
         if restored is None or answer is None or answer.signal == Signal.ILLEGAL:
             self.tally.legal["stall" if answer is None else "illegal"] += 1
             self.resync(after, mover.other)
@@ -467,14 +489,18 @@ def play_games(seed: int, games: int, noise: float, drift: float, worker: int = 
     bench = Bench(seed, noise, drift)
     began = time.perf_counter()
     cpu = time.process_time()
-    for g in range(games):
-        bench.game()
-        t = bench.tally
-        print(
-            f"[{worker}] game {g + 1}/{games}: {t.turns} turns, {t.frames} frames ({t.reads} read), "
-            f"{(time.perf_counter() - began) / (g + 1):.1f} s a game",
-            flush=True,
-        )
+
+    def frames() -> Iterator[Frame]:
+        for g in range(games):
+            yield from bench.game()
+            t = bench.tally
+            print(
+                f"[{worker}] game {g + 1}/{games}: {t.turns} turns, {t.frames} frames ({t.reads} read), "
+                f"{(time.perf_counter() - began) / (g + 1):.1f} s a game",
+                flush=True,
+            )
+
+    bench.loop.run(frames())
     bench.tally.cpu = time.process_time() - cpu
     return bench.tally
 

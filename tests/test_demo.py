@@ -6,10 +6,11 @@ import sys
 
 from bgboard.layout import Board, Side
 from hardware.signals import Signal
-from referee.demo_script import PLAN, choose, demo_game
 from referee.game import Game
 from referee.narration import describe_play
 from referee.scoring import Outcome
+from synthetic.demo_game import PLAN, demo_game
+from synthetic.players import choose
 
 REFEREE = [sys.executable, "-c", "import sys; from referee.cli import main; sys.exit(main())"]
 

@@ -152,7 +152,7 @@ def test_a_cocked_die_showing_one_pip_is_asked_about_not_taken_flat(seed: int, x
 def e2e_frame(seed: int, shot_index: int, light: tuple[int, ...], dark: tuple[int, ...], dice: tuple):
     """A frame of bench.e2e's virtual table, as its lane ``seed`` rendered it."""
     from bgboard.layout import Board
-    from referee.demo_script import Shot, VirtualTable
+    from synthetic.table import Shot, VirtualTable
 
     table = VirtualTable(noise=0.004, light_drift=0.03, seed=seed)
     return table.render(Shot(Board(light, dark), dice=dice, frames=4), 0, shot_index)
@@ -161,7 +161,7 @@ def e2e_frame(seed: int, shot_index: int, light: tuple[int, ...], dark: tuple[in
 def test_a_cocked_die_found_twice_is_one_die() -> None:
     # bench.e2e seed 1001: a cocked 3 shows its top and a side face, and the detector found both, 0.84
     # die sides apart; "three dice on the board" is no call to throw again, one cocked die is
-    from referee.demo_script import DieAt
+    from synthetic.table import DieAt
 
     frame = e2e_frame(
         1001,
@@ -178,7 +178,7 @@ def test_a_die_beside_a_checker_whose_peak_is_pulled_off_it_is_found() -> None:
     # bench.e2e seed 1: the detector's peak for a 4 beside a checker's rim lies 0.9 die sides off the
     # die, where the reader sees no die; read again off that centre, it is found (one die on the board
     # would have been a call to throw again)
-    from referee.demo_script import DieAt
+    from synthetic.table import DieAt
 
     frame = e2e_frame(
         1,

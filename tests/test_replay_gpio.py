@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 from referee.cli.demo import DemoResult, run_demo
-from referee.demo_script import demo_game
 from referee.journal import Journal
+from synthetic.demo_game import demo_game
 
 TURNS = 2  # setup, the opening roll with its cocked die, one more turn: fast
 GREEN, AMBER, RED, LIGHT, DARK, BUZZER = 17, 27, 22, 5, 6, 18

@@ -13,9 +13,10 @@ from pathlib import Path
 from test_session_fixtures import O, Table, die, signals
 
 from bgboard.layout import Board, Side
-from referee.demo_script import PLAN, choose
 from referee.journal import Journal
 from referee.session import Session, SessionOptions, Stage
+from synthetic.demo_game import PLAN
+from synthetic.players import choose
 
 TESTS = Path(__file__).resolve().parent
 

@@ -1,7 +1,8 @@
-"""``referee demo``: a whole game refereed at a virtual table, through the real pipeline.
+"""``referee demo``: a whole game refereed at a virtual table, through the frame loop ``referee run`` uses.
 
 Frames are rendered by the renderer, read by the calibrated board and dice readers, judged by the
 session, and shown with the console stand-in for the table's lights and buzzer. No camera, no GPIO.
+The virtual players wait for the referee's light and press the console's buttons as players would.
 
     $ referee demo --save-frames demo-frames --video demo.mp4
 """
@@ -20,8 +21,13 @@ from hardware.signals import Button, Signal
 from referee.cli import CommandError
 
 if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
-    from referee.demo_script import Shot
-    from referee.session import Say
+    from collections.abc import Iterator, Sequence
+
+    from hardware.console_signals import ConsoleSignals
+    from hardware.frames import Frame
+    from referee.loop import FrameLoop
+    from referee.session import Observation, Say, Session
+    from synthetic.table import Shot, VirtualTable
 
 DEMO_RULES = {"cubeless": True}  # the three-point house match
 WAIT_FRAMES = 30  # how long the virtual players wait for an expected signal (3 s at 10 fps)
@@ -76,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
     if record.exists():
         raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
-    from referee.demo_script import demo_game
+    from synthetic.demo_game import demo_game
 
     result = run_demo(
         record,
@@ -101,17 +107,17 @@ def run_demo(
     """Plays ``shots`` (the scripted demo game by default) and returns what the referee did."""
     from calibration.learn import calibrate
     from hardware.console_signals import ConsoleSignals
-    from referee.demo_script import VirtualTable, demo_game
     from referee.journal import Journal
-    from referee.live import Buttons, Pipeline, show
+    from referee.loop import FrameLoop, Pipeline
     from referee.rules_options import RuleOptions
     from referee.session import Session, SessionOptions
+    from synthetic.demo_game import demo_game
+    from synthetic.table import VirtualTable
     from vision.board_reader import BoardReader
     from vision.profile import Profile
 
     out = out or sys.stdout
     began = time.perf_counter()
-    shots = shots if shots is not None else demo_game()
     table = VirtualTable(seed=seed)
     print("referee demo: a virtual table, a rendered camera, the real readers and rules", file=out)
     start = table.calibration_frame()
@@ -121,7 +127,6 @@ def run_demo(
     print(f"calibrated on the starting position: light's home is {profile.orientation.value}", file=out)
     for note in profile.notes:
         print(f"  calibration note: {note}", file=out)
-    reader = BoardReader(profile)
     result = DemoResult(record=record)
     journal = Journal(record)
     options = SessionOptions(
@@ -129,60 +134,16 @@ def run_demo(
     )
     session = Session(options, journal)
     signals = ConsoleSignals(out)
-    buttons = Buttons(signals)
-    pipeline = Pipeline(reader)
     writer = _FrameWriter(save_frames, video, profile) if (save_frames or video) else None
-    index = 0
-    misses_in_a_row = 0
-    for shot_index, shot in enumerate(shots):
-        if shot.caption:
-            print(f"-- {shot.caption}", file=out, flush=True)
-        seen = False
-        k = 0
-        # players wait for the referee's light: a shot that expects a signal lasts until it comes
-        # (but once the referee is out of step with the script, waiting is of no use)
-        wait = WAIT_FRAMES if misses_in_a_row < 2 else 0
-        while k < shot.frames or (shot.expect and not seen and k < shot.frames + wait):
-            frame = table.frame(shot, min(k, shot.frames - 1), shot_index, index)
-            says = []
-            for name in buttons.drain():
-                says += session.press(name, frame.t)
-                if writer:
-                    writer.button(frame.t, name)
-            obs = pipeline.observe(frame.image, frame.t, frame.index)
-            says += session.observe(obs)
-            for say in says:
-                show(signals, say, out)
-                result.says.append(say)
-                if say.signal:
-                    result.signals.append(say.signal)
-                    seen = seen or say.signal is shot.expect
-            if session.question is not None and session.question == shot.board:
-                print("-- the players confirm: they press ACCEPT", file=out)
-                signals.press(Button.ACCEPT)  # handed to the session with the next frame
-                result.confirmed += 1
-            if writer:
-                writer.add(frame, obs.reading is not None, says, session.status())
-            result.frames += 1
-            index += 1
-            k += 1
-        if shot.expect and not seen:
-            result.missed.append(f"{shot.expect.name} at '{shot.caption}'")
-            print(f"  (the demo expected {shot.expect.name} here)", file=out)
-            misses_in_a_row += 1
-        elif shot.expect:
-            misses_in_a_row = 0
+    if writer:
+        signals.on_button(writer.pressed)
+    players = _Players(session, signals, out)
+    loop = FrameLoop(Pipeline(BoardReader(profile)), session, signals, out=out, players=players)
+    shown = shots if shots is not None else demo_game()
+    loop.run(_frames(table, shown, loop, players, result, writer, out))
     if writer:
         writer.close()
-    mat_path = mat or record.with_suffix(".mat")
-    if session.match_id is not None:
-        from referee.export import ExportError, write_match_mat
-
-        try:
-            mat_path.write_text(write_match_mat(journal, session.match_id))
-            result.mat = mat_path
-        except ExportError as e:
-            print(f"  no .mat written: {e}", file=out)
+    _write_mat(journal, session, mat or record.with_suffix(".mat"), result, out)
     journal.close()
     result.seconds = time.perf_counter() - began
     print(f"record: {record}", file=out)
@@ -203,6 +164,86 @@ def run_demo(
     return result
 
 
+class _Players:
+    """The demo's players, through the loop's hook: when the referee asks about the play they made, they
+    confirm it with the table's ACCEPT button (handed to the referee with the next frame)."""
+
+    def __init__(self, session: Session, signals: ConsoleSignals, out: TextIO) -> None:
+        self.session = session
+        self.signals = signals
+        self.out = out
+        self.shot: Shot | None = None
+        self.settled = False  # the last frame was read (the board was still)
+        self.confirmed = 0
+
+    def after(self, frame: Frame, observation: Observation, says: Sequence[Say]) -> Sequence[Button]:
+        self.settled = observation.reading is not None
+        if (
+            self.shot is not None
+            and self.session.question is not None
+            and self.session.question == self.shot.board
+        ):
+            print("-- the players confirm: they press ACCEPT", file=self.out)
+            self.signals.press(Button.ACCEPT)
+            self.confirmed += 1
+        return ()
+
+
+def _frames(
+    table: VirtualTable,
+    shots: list[Shot],
+    loop: FrameLoop,
+    players: _Players,
+    result: DemoResult,
+    writer: _FrameWriter | None,
+    out: TextIO,
+) -> Iterator[Frame]:
+    """The frames of the shots, each shot kept on the table until the signal it expects (players wait for
+    the referee's light; once the referee is out of step with the script, waiting is of no use)."""
+    index = 0
+    misses_in_a_row = 0
+    for shot_index, shot in enumerate(shots):
+        if shot.caption:
+            print(f"-- {shot.caption}", file=out, flush=True)
+        players.shot = shot
+        seen = False
+        k = 0
+        wait = WAIT_FRAMES if misses_in_a_row < 2 else 0
+        while k < shot.frames or (shot.expect and not seen and k < shot.frames + wait):
+            frame = table.frame(shot, min(k, shot.frames - 1), shot_index, index)
+            yield frame
+            says = loop.said
+            result.says += says
+            for say in says:
+                if say.signal:
+                    result.signals.append(say.signal)
+                    seen = seen or say.signal is shot.expect
+            if writer:
+                writer.add(frame, shot.caption, players.settled, says)
+            result.frames += 1
+            index += 1
+            k += 1
+        if shot.expect and not seen:
+            result.missed.append(f"{shot.expect.name} at '{shot.caption}'")
+            print(f"  (the demo expected {shot.expect.name} here)", file=out)
+            misses_in_a_row += 1
+        elif shot.expect:
+            misses_in_a_row = 0
+    result.confirmed = players.confirmed
+
+
+def _write_mat(journal: Any, session: Session, path: Path, result: DemoResult, out: TextIO) -> None:
+    if session.match_id is None:
+        return
+    from referee.export import ExportError, write_match_mat
+
+    try:
+        path.write_text(write_match_mat(journal, session.match_id))
+        result.mat = path
+    except ExportError as e:
+        print(f"  no .mat written: {e}", file=out)
+
+
 class _FrameWriter:
     """Raw frames for replay, annotated frames for people, and a video."""
 
@@ -221,6 +262,8 @@ class _FrameWriter:
         self.video: Any = None
         self.times: list[str] = []
         self.buttons: list[str] = []
+        self.pending: list[Button] = []  # pressed while this frame was judged
+        self.handed: list[Button] = []  # pressed while the last frame was judged
         self.banner = ("", (200, 200, 200))
         if folder is not None:
             (folder / "frames").mkdir(parents=True, exist_ok=True)
@@ -228,13 +271,16 @@ class _FrameWriter:
             profile.save(folder / "profile.json")
             (folder / "replay.toml").write_text(_replay_config(folder))
 
-    def add(self, frame: Any, settled: bool, says: list[Say], status: str) -> None:
+    def add(self, frame: Frame, caption: str, settled: bool, says: Sequence[Say]) -> None:
         import cv2
 
         if self.folder is not None:
             name = f"frame_{frame.index:05d}.png"
             cv2.imwrite(str(self.folder / "frames" / name), frame.image)
-            self.times.append(f"{name} {frame.t:.3f}")
+            self.times.append(f"{name} {frame.timestamp:.3f}")
+        # presses of the last frame were handed to the referee with this one: recorded with its time
+        self.buttons += [f"{frame.timestamp:.3f} {b.name}" for b in self.handed]
+        self.handed, self.pending = self.pending, []
         for say in says:
             if say.signal:
                 self.banner = (
@@ -246,7 +292,7 @@ class _FrameWriter:
         cv2.rectangle(img, (0, 0), (w, 58), (30, 30, 30), -1)
         cv2.putText(
             img,
-            f"{frame.t:5.1f}s  {frame.shot.caption}"[:110],
+            f"{frame.timestamp:5.1f}s  {caption}"[:110],
             (10, 22),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.6,
@@ -267,14 +313,15 @@ class _FrameWriter:
                 self.video = cv2.VideoWriter(str(self.video_path), fourcc, 10.0, (w, h))
             self.video.write(img)
 
-    def button(self, t: float, button: Button) -> None:
-        self.buttons.append(f"{t:.3f} {button.name}")
+    def pressed(self, button: Button) -> None:
+        """A button pressed at the table: handed to the referee with the next frame and recorded with it."""
+        self.pending.append(button)
 
     def close(self) -> None:
         if self.folder is not None:
             (self.folder / "frames" / "timestamps.txt").write_text("\n".join(self.times) + "\n")
             if self.buttons:
-                from referee.live import BUTTONS_FILE
+                from referee.loop import BUTTONS_FILE
 
                 (self.folder / "frames" / BUTTONS_FILE).write_text("\n".join(self.buttons) + "\n")
         if self.video is not None:

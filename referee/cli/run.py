@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from hardware.sources import open_signals, open_source
     from referee.config import RefereeConfigError, load_config
     from referee.journal import Journal, JournalError
-    from referee.live import Buttons, LatestFrames, Pipeline, drive, read_buttons
+    from referee.loop import FrameLoop, LatestFrames, Pipeline, read_buttons
     from referee.session import Session, SessionOptions
     from vision.board_reader import BoardReader
     from vision.profile import Profile, ProfileError
@@ -68,23 +68,23 @@ def run(args: argparse.Namespace) -> int:
     except (SourceSpecError, FrameSourceError) as e:
         journal.close()
         raise CommandError(str(e)) from None
-    signals = open_signals(hardware.signals)
-    buttons = Buttons(signals)
-    console = hardware.signals.output == "console" and hasattr(signals, "read_keys")
-    if console and not args.no_keys and sys.stdin is not None and sys.stdin.isatty():
-        signals.read_keys()
-    pipeline = Pipeline(BoardReader(profile), still_frames=config.settle_frames)
     spec = hardware.camera.source
     recorded = Path(spec.removeprefix("replay:"))
-    live = not spec.startswith("replay:") and not recorded.exists()
-    frames = LatestFrames(source) if live else iter(source)
     try:
         presses = read_buttons(recorded) if recorded.is_dir() else []
     except ValueError as e:
         raise CommandError(str(e)) from None
+    signals = open_signals(hardware.signals)
+    pipeline = Pipeline(BoardReader(profile), still_frames=config.settle_frames)
+    loop = FrameLoop(pipeline, session, signals, presses=presses)
+    console = hardware.signals.output == "console" and hasattr(signals, "read_keys")
+    if console and not args.no_keys and sys.stdin is not None and sys.stdin.isatty():
+        signals.read_keys()
+    live = not spec.startswith("replay:") and not recorded.exists()
+    frames = LatestFrames(source) if live else iter(source)
     notify.ready(session.status())
     try:
-        n = drive(frames, pipeline, session, signals, buttons, presses=presses)
+        n = loop.run(frames)
     except FrameSourceError as e:
         raise CommandError(f"the camera stopped: {e}") from None
     finally:

@@ -1,7 +1,6 @@
-"""The virtual table of ``referee demo``: a scripted game as shots of a camera running at 10 fps.
+"""The game of ``referee demo``: a scripted game as shots of the virtual table.
 
-A :class:`Shot` is what the table shows for a few frames: the checkers, the dice lying on it, hands
-over it. :func:`demo_game` writes a whole short game from the starting position with chosen dice that
+:func:`demo_game` writes a whole short game from the starting position with chosen dice that
 shows every situation the referee handles: a wrong setup, an opening roll with a cocked die, a hit and
 an entry from the bar, an illegal play caught and corrected, hands over the board while moving, bearing
 off and a gammon. Plays are chosen by a simple greedy player; every play is checked against the rules,
@@ -13,55 +12,23 @@ except the one deliberate illegal play.
     >>> sum(s.frames for s in shots) < 600
     True
 
-The script knows nothing of vision: :mod:`referee.cli.demo` renders each shot with the renderer.
+The script knows nothing of vision: :class:`synthetic.table.VirtualTable` renders each shot.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from bgboard.layout import Board, Half, Orientation, Side
-from bgboard.position import BAR, Position
+from bgboard.position import Position
 from hardware.signals import Signal
-from referee.moves import Play, legal_plays
+from referee.moves import legal_plays
+from synthetic.players import choose
+from synthetic.table import DieAt, HandAt, Shot
 
 ORIENTATION = Orientation.BOTTOM_RIGHT
 ILLEGAL_TURN = 3  # the index in the dice plan of light's turn that goes wrong first
-
-
-@dataclass(frozen=True)
-class DieAt:
-    """A die on the virtual table, in field coordinates (0..1 across the playing field)."""
-
-    value: int
-    x: float
-    y: float
-    cocked: bool = False
-    angle: float = 0.0
-
-
-@dataclass(frozen=True)
-class HandAt:
-    x: float
-    y: float
-    angle: float = 0.0
-    kind: str = "hand"
-
-
-@dataclass(frozen=True)
-class Shot:
-    """What the camera sees for ``frames`` frames; ``expect`` names the signal the shot should cause."""
-
-    board: Board
-    dice: tuple[DieAt, ...] = ()
-    hands: tuple[HandAt, ...] = ()
-    frames: int = 4
-    caption: str = ""
-    expect: Signal | None = None
 
 
 @dataclass
@@ -88,32 +55,6 @@ class Script:
 def half_of(side: Side) -> Half:
     """The roller's right-hand half in the image for the demo's orientation."""
     return ORIENTATION.throwing_half(side)
-
-
-def _score(play: Play, before_pips: int, racer: bool) -> float:
-    """A greedy player's taste: progress, made points, few blots."""
-    pos = play.result
-    me, them = pos.player, pos.opponent
-    blots = sum(1 for i in range(24) if me[i] == 1)
-    made = sum(1 for i in range(24) if me[i] >= 2)
-    progress = before_pips - pos.pip_counts()[0]
-    # light races and leaves dark alone (a dark checker on the dark bar is the hardest thing to see);
-    # dark gets its back checkers out of light's home board
-    taste = -15 * them[BAR] if racer else -8 * sum(me[18:])
-    return progress + taste + 2 * made - 3 * blots
-
-
-def choose(board: Board, mover: Side, dice: tuple[int, int], text: str | None = None) -> Play:
-    """The play the demo's greedy player makes, or the legal play written ``text``."""
-    position = board.position(mover)
-    plays = legal_plays(position, dice)
-    if text is not None:
-        found = [p for p in plays if p.text == text]
-        if not found:
-            raise ValueError(f"{text} is not a legal {dice} for {mover.value}: {[p.text for p in plays]}")
-        return found[0]
-    pips = position.pip_counts()[0]
-    return max(plays, key=lambda p: (_score(p, pips, mover is Side.LIGHT), p.text))
 
 
 def _turn(
@@ -253,38 +194,6 @@ def _one_pip_too_far(board: Board, mover: Side, dice: tuple[int, int]) -> Board:
     return best[1]
 
 
-def miscount(
-    board: Board, mover: Side, dice: tuple[int, int], rng: random.Random, further_only: bool = False
-) -> Board | None:
-    """A board a careless player leaves: a legal play with one checker a pip too far (or short).
-
-    None when the roll gives no such board (no move, or every variant is blocked or legal).
-    """
-    position = board.position(mover)
-    plays = legal_plays(position, dice)
-    results = {p.result for p in plays}
-    order = sorted(plays, key=lambda p: p.text)
-    rng.shuffle(order)
-    for play in order:
-        moves = list(play.moves)
-        rng.shuffle(moves)
-        for move in moves:
-            d = move.dst
-            if d == 0 or move.hit or play.result.player[d - 1] == 0:
-                continue  # borne off, a hit to keep, or a checker that moved on from there
-            for step in (-1,) if further_only else rng.sample((-1, 1), 2):
-                e = d + step
-                if not 1 <= e <= 24 or e == move.src or play.result.opponent[24 - e]:
-                    continue  # the other point must be open and on the board
-                me = list(play.result.player)
-                me[d - 1] -= 1
-                me[e - 1] += 1
-                wrong = Position(tuple(me), play.result.opponent)
-                if wrong not in results:
-                    return Board.from_position(wrong, mover)
-    return None
-
-
 # The dice of the demo game, light first (the opening roll), and the few plays written out: light runs
 # a back checker, dark hits it, light enters from the bar; then light races home and bears off while
 # dark rolls small: a gammon. Plays not written out are the greedy player's.
@@ -311,99 +220,3 @@ PLAN: list[tuple[tuple[int, int], str | None]] = [
     ((3, 1), None),
     ((6, 6), None),  # light bears off the last checkers: a gammon
 ]
-
-
-@dataclass(frozen=True)
-class TableFrame:
-    """One rendered frame of the virtual table and the truth behind it."""
-
-    index: int
-    t: float  # stream seconds
-    shot: Shot
-    shot_index: int
-    image: Any  # numpy BGR image
-    truth_dice: tuple[Any, ...]  # vision.reading.DieReading built from the renderer's truth
-
-
-class VirtualTable:
-    """Renders shots as camera frames at ``fps`` with the real renderer (imported lazily: it needs
-    OpenCV). Still shots render once and repeat, as a still table gives the same picture; shots with
-    hands render every frame with the hand moving, as hands do.
-    """
-
-    def __init__(
-        self,
-        orientation: Orientation = ORIENTATION,
-        size: tuple[int, int] = (1280, 720),
-        fps: float = 10.0,
-        style: str = "tournament",
-        noise: float = 0.004,
-        seed: int = 0,
-        light_drift: float = 0.0,
-        jitter: float = 0.0,
-    ) -> None:
-        self.orientation = orientation
-        self.size = size
-        self.fps = fps
-        self.style = style
-        self.noise = noise
-        self.seed = seed
-        self.light_drift = light_drift
-        self.jitter = jitter  # how far checkers sit off their ideal places (1 = the renderer's default)
-
-    def scene(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Any:
-        from synthetic.render import DieSpec, HandSpec, scene_from_layout
-
-        dice = tuple(DieSpec(d.value, d.x, d.y, d.angle, d.cocked) for d in shot.dice)
-        hands = tuple(
-            HandSpec(h.kind, h.x + 0.04 * k, h.y - 0.02 * k, h.angle, blur=0.02) for h in shot.hands
-        )
-        # the room's light drifts slowly over the game
-        light = 1.0 + self.light_drift * math.sin(shot_index / 7.0)
-        return scene_from_layout(
-            shot.board.layout(self.orientation),
-            style=self.style,
-            dice=dice,
-            hands=hands,
-            noise=self.noise,
-            light=round(light, 3),
-            jitter=self.jitter,
-        )
-
-    def render(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Any:
-        from synthetic.render import render
-
-        seed = self.seed * 100_003 + (shot_index + 2) * 101 + (k if shot.hands else 0)
-        return render(self.scene(shot, k, shot_index), self.size, seed)
-
-    def calibration_frame(self) -> Any:
-        """The starting position, still, with no dice: what the installer calibrates on."""
-        return self.render(Shot(Board.start()), 0, -1)
-
-    def frame(self, shot: Shot, k: int, shot_index: int, index: int) -> TableFrame:
-        """Frame ``k`` of a shot; ``index`` counts frames from the start of the stream."""
-        from vision.reading import DieReading
-
-        rendered = self.render(shot, k, shot_index)
-        truth = tuple(
-            DieReading(
-                None if d.cocked else d.value,
-                d.center,
-                d.box,
-                0.99,
-                cocked=d.cocked,
-                on_checker=d.on_checker,
-                outside_field=d.outside_field,
-                half=d.half,
-            )
-            for d in rendered.dice
-        )
-        return TableFrame(index, index / self.fps, shot, shot_index, rendered.image, truth)
-
-    def frames(self, shots: list[Shot]) -> Iterator[TableFrame]:
-        """Every frame of ``shots`` in order, with no waiting for the referee."""
-        index = 0
-        for i, shot in enumerate(shots):
-            for k in range(shot.frames):
-                yield self.frame(shot, k, i, index)
-                index += 1
