@@ -21,18 +21,17 @@ import argparse
 import json
 import statistics
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from bgboard.layout import Board, Cell, ImageLayout, Orientation, Side
-from bgboard.position import START
+from bgboard.layout import ImageLayout
 from calibration.learn import calibrate
-from referee.moves import legal_plays
-from synthetic.render import STYLES, Camera, DieSpec, HandSpec, Rendered, render, scene_from_layout
+from synthetic.random_play import random_boards
+from synthetic.random_scenes import Club, club, club_frame
+from synthetic.render import STYLES, Rendered
 from vision.board_reader import BoardReader
 from vision.profile import Profile
 from vision.reading import BoardReading, DieReading
@@ -41,107 +40,21 @@ from vision.settle import SettleGate
 REAL = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-boards"
 
 
-def random_boards(n: int, rng: np.random.Generator, tall: float = 0.15) -> Iterator[Board]:
-    """Positions met in random games; now and then (a share ``tall`` of plays) a play that builds the
-    tallest stack, so that stacks of six and more (which random play alone makes rarely) are well
-    represented."""
-    while True:
-        position, on_roll = START, Side.LIGHT
-        for _ in range(int(rng.integers(4, 60))):
-            dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-            plays = legal_plays(position, dice)
-            if plays:
-                if rng.random() < tall:
-                    play = max(plays, key=lambda p: max(p.result.player[:24]))
-                else:
-                    play = plays[int(rng.integers(len(plays)))]
-                position = play.result
-            if not any(position.player[:25]):
-                break
-            position, on_roll = position.swap(), on_roll.other
-        yield Board.from_position(position, on_roll)
-        n -= 1
-        if n <= 0:
-            return
-
-
 @dataclass
-class Club:
-    """One board style under one fixed camera, with its profile."""
+class CalibratedClub:
+    """A club (one board style under one fixed camera) with the profile calibrated on its start frame."""
 
-    style: str
-    camera: Camera
-    orientation: Orientation
+    club: Club
     profile: Profile
 
 
-def make_club(style: str, rng: np.random.Generator) -> Club:
-    orientation = Orientation.BOTTOM_RIGHT if rng.random() < 0.5 else Orientation.TOP_LEFT
-    start = Board.start().layout(orientation)
-    scale = float(rng.uniform(0.9, 1.3))
-    while True:  # a club mounts its camera to see the whole field (with room for the near checkers' sides)
-        camera = Camera(
-            tilt_deg=float(rng.uniform(0, 20)),
-            rotation_deg=float(rng.uniform(-4, 4)),
-            distortion=float(rng.uniform(0, 0.03)),
-            scale=scale,
-        )
-        scene = scene_from_layout(start, style=style, camera=camera, noise=0.01)
-        frame = render(scene, seed=int(rng.integers(1 << 30)))
-        q = frame.field_quad
-        if q[:, 0].min() > 20 and q[:, 1].min() > 20 and q[:, 0].max() < 1260 and q[:, 1].max() < 680:
-            break
-        scale *= 0.92
-    profile = calibrate(frame.image, [tuple(c) for c in frame.field_quad], start=True)
-    return Club(style, camera, orientation, profile)
-
-
-def frame_for(club: Club, board: Board, rng: np.random.Generator, occlude: bool) -> Rendered:
-    layout = board.layout(club.orientation)
-    dice = ()
-    if rng.random() < 0.6:
-        x = 0.75 if rng.random() < 0.5 else 0.25
-        dice = tuple(
-            DieSpec(
-                int(rng.integers(1, 7)),
-                x + float(rng.uniform(-0.15, 0.15)),
-                float(rng.uniform(0.38, 0.62)),
-                angle=float(rng.uniform(0, 90)),
-            )
-            for _ in range(2)
-        )
-    hands = ()
-    if occlude:
-        kind = str(rng.choice(["hand", "arm", "cup"]))
-        hands = (
-            HandSpec(kind, float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
-                     angle=float(rng.choice([0, 90, 180, 270]) + rng.uniform(-30, 30)),
-                     blur=float(rng.choice([0, 0, 0.03]))),
-        )  # fmt: skip
-    scene = scene_from_layout(
-        layout,
-        style=club.style,
-        camera=club.camera,
-        dice=dice,
-        hands=hands,
-        light=float(rng.uniform(0.85, 1.15)),
-        shading=float(rng.uniform(0, 0.4)),
-        glare=float(rng.choice([0, 0, 0.15])),
-        noise=float(rng.uniform(0.003, 0.015)),
-        blur=float(rng.uniform(0, 0.8)),
-        jpeg_quality=int(rng.integers(70, 95)),
-        # players fill a point's first row with five or with six before starting a second layer
-        row_limit=int(rng.choice([5, 6])),
-    )
-    return render(scene, seed=int(rng.integers(1 << 30)))
+def make_club(style: str, rng: np.random.Generator) -> CalibratedClub:
+    c = club(style, rng)
+    return CalibratedClub(c, calibrate(c.start.image, c.corners, start=True))
 
 
 def dice_readings(frame: Rendered) -> tuple[DieReading, ...]:
     return tuple(DieReading(d.value, d.center, d.box, 1.0) for d in frame.dice)
-
-
-def truth_cells(layout: ImageLayout) -> dict[Cell, int]:
-    return layout.cells()
 
 
 @dataclass
@@ -166,9 +79,29 @@ class Score:
         self, reading: BoardReading, frame: Rendered, problems: list[str], tag: str, occluder: bool = False
     ) -> None:
         """Scores one frame; ``occluder``: a hand, arm or cup was put on the field (it may miss every
-        slot)."""
+        slot). A cup on a point's far end hides no slot a quarter, but may hide a checker for all the
+        reader knows: such a frame is *grazed*, and exact or flagged are both fine there, never a clear miss.
+
+            >>> from bgboard.layout import Board, Cell, Orientation
+            >>> from referee.observe import reading_of
+            >>> from vision.reading import CellReading
+            >>> board, o = Board.start(), Orientation.BOTTOM_RIGHT
+            >>> nothing, layout = np.zeros((4, 4, 3), np.uint8), board.layout(o)
+            >>> frame = Rendered(nothing, np.zeros((4, 2)), (), frozenset(), "tournament", layout=layout)
+            >>> sure = reading_of(board, o)
+            >>> hidden = {Cell.parse("top-0"): CellReading(0, 0.0, ())}
+            >>> flagged = BoardReading.of_cells({**sure.cells(), **hidden})
+            >>> score, problems = Score(), []
+            >>> score.add(flagged, frame, problems, "grazed", occluder=True)
+            >>> score.add(sure, frame, problems, "grazed exact", occluder=True)
+            >>> (score.grazed, score.grazed_exact, score.grazed_flagged, score.clear), problems
+            ((2, 1, 1, 0), [])
+            >>> score.add(flagged, frame, problems, "clear")  # with nothing on the field: a miss
+            >>> problems
+            ['clear: not exact: top-0 0/5 unreadable']
+        """
         assert frame.layout is not None
-        truth = truth_cells(frame.layout)
+        truth = frame.layout.cells()
         got = reading.cells()
         self.frames += 1
         for name, cell in got.items():
@@ -233,7 +166,7 @@ def rendered_suite(
                 score.clubs_counting += club.profile.counts_trusted
             for f in range(per_club):
                 occlude = f % 4 == 3
-                frame = frame_for(club, next(boards), rng, occlude=occlude)
+                frame = club_frame(club.club, next(boards), rng, occlude=occlude)
                 t0 = time.perf_counter()
                 # the dice reader's boxes stand in for vision.dice, so the suite measures the board reader
                 reading = reader.read(frame.image, dice=dice_readings(frame))
@@ -264,7 +197,7 @@ def real_photos() -> list[str]:
         for d in (x for x in labels if x["camera"] == camera):
             reading = reader.read(cv2.imread(str(REAL / d["image"])), dice=())
             j = reading.to_json()
-            truth = truth_cells(ImageLayout.from_json(d))
+            truth = ImageLayout.from_json(d).cells()
             wrong = [n for n, cell in reading.cells().items() if cell.certain and cell.count != truth[n]]
             exact = j["top"] == d["top"] and j["bottom"] == d["bottom"] and j["bar"] == d["bar"]
             verdict = ("occluded" if j["occluded"] else "NOT FLAGGED") if d["hand_over_board"] else (
@@ -279,7 +212,7 @@ def real_photos() -> list[str]:
 def speed(repeats: int = 30) -> dict[str, float]:
     rng = np.random.default_rng(3)
     club = make_club("tournament", rng)
-    frame = frame_for(club, next(random_boards(1, rng)), rng, occlude=False)
+    frame = club_frame(club.club, next(random_boards(1, rng)), rng, occlude=False)
     reader = BoardReader(club.profile, use_dice=False)
     gate = SettleGate()
     matrix = reader.rectifier.matrix

@@ -19,16 +19,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import os
 import statistics
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from synthetic.random_scenes import BENCH_DICE, dice_scene
+from synthetic.render import render
 from vision import dice_detect, dice_flags, dice_model
 from vision.dice import (
     FIELD_IN_DICE,
@@ -41,17 +41,10 @@ from vision.dice import (
 )
 from vision.reading import DieReading
 
-if TYPE_CHECKING:
-    from synthetic.render import DieSpec
-
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 # A die whose flags-network P(cocked) lies in here is one the table might be asked about (reported only:
 # find_dice decides by vision.dice_flags.lean).
 ASK_BAND = (0.2, 0.9)
-# Rendered dice lie at least this many die sides apart, centre to centre (a die's diagonal is 1.41 sides),
-# on fields this high over their width (the styles' 0.89..0.92).
-APART = 1.5
-FIELD_ASPECT = 0.9
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
@@ -184,59 +177,6 @@ def bench_boards() -> None:
             )
 
 
-def apart(first: DieSpec, second: DieSpec) -> DieSpec:
-    """``second`` (a ``DieSpec``) moved straight away from ``first`` until the two cannot overlap (their
-    centres 1.5 die sides apart, whatever their turn): two dice cannot lie in one another, and the
-    renderer would draw them so. Draws nothing from the generator, so every other scene stays as it was.
-    """
-    from dataclasses import replace
-
-    side = max(first.size, second.size) / FIELD_IN_DICE  # in field widths
-    dx, dy = second.x - first.x, (second.y - first.y) * FIELD_ASPECT
-    gap = math.hypot(dx, dy)
-    if gap >= APART * side:
-        return second
-    ux, uy = (dx / gap, dy / gap) if gap > 1e-9 else (1.0, 0.0)
-    return replace(second, x=first.x + ux * APART * side, y=first.y + uy * APART * side / FIELD_ASPECT)
-
-
-def random_scene(rng: np.random.Generator):
-    """Two dice of any colour and size, a quarter of them cocked, some on checkers or off the field."""
-    from synthetic.random_scenes import random_layout
-    from synthetic.render import STYLES, Camera, DieSpec, Scene
-
-    top, bottom = random_layout(rng)
-    colours = ("white", "black", "red", "green", "blue")
-    dice = []
-    for _ in range(2):
-        dice.append(
-            DieSpec(
-                int(rng.integers(1, 7)),
-                float(rng.uniform(-0.06, 1.06)),
-                float(rng.uniform(0.1, 0.9)),
-                float(rng.uniform(0, 90)),
-                bool(rng.random() < 0.25),
-                str(rng.choice(colours)),
-                float(rng.uniform(0.85, 1.2)),
-            )
-        )
-    dice[1] = apart(dice[0], dice[1])
-    return Scene(
-        top,
-        bottom,
-        style=str(rng.choice(list(STYLES))),
-        dice=tuple(dice),
-        camera=Camera(
-            float(rng.uniform(0, 12)), float(rng.uniform(-5, 5)), 0.0, float(rng.uniform(0.85, 1.2))
-        ),
-        light=float(rng.uniform(0.75, 1.15)),
-        glare=float(rng.uniform(0, 0.4)),
-        noise=float(rng.uniform(0, 0.015)),
-        blur=float(rng.uniform(0, 1.0)),
-        jpeg_quality=int(rng.integers(60, 95)) if rng.random() < 0.5 else None,
-    )
-
-
 def pct(part: int, whole: int) -> str:
     """``part`` of ``whole`` as a percentage with one decimal ("-" of nothing)."""
     return f"{100 * part / whole:.1f}%" if whole else "-"
@@ -244,15 +184,13 @@ def pct(part: int, whole: int) -> str:
 
 def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
-    from synthetic.render import render
-
     rng = np.random.default_rng(seed)
     n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}
     n.update(on_total=0, on_right=0, out_total=0, out_right=0, half_total=0, half_right=0)
     n.update(flat_ask=0, cocked_ask=0, cocked_unreadable=0)
     frames = []
     for i in range(count):
-        frame = render(random_scene(rng), seed=seed * 1000 + i)
+        frame = render(dice_scene(rng, BENCH_DICE), seed=seed * 1000 + i)
         frames.append((frame.image, frame.field_quad))
         dice = find_dice(frame.image, frame.field_quad)
         truth = [(t.value, t.center) for t in frame.dice]

@@ -22,6 +22,7 @@ Figures: legal plays called illegal (target 0), illegal plays caught (target >= 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -515,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--log", type=Path, help="write every signal and its words, in order, to this file (to compare runs)"
     )
+    parser.add_argument("--json", type=Path, help="write the tallies to this file as JSON")
     args = parser.parse_args(argv)
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
@@ -564,6 +566,11 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + "\n".join(lines))
     if args.log is not None:
         args.log.write_text("".join(line + "\n" for line in t.decisions), encoding="utf-8")
+    if args.json is not None:
+        counted = ("legal", "illegal", "rerolls", "rolls", "results")
+        summary = {name: dict(getattr(t, name)) for name in counted}
+        summary.update(games=args.games, turns=t.turns, frames=t.frames, misses=t.misses)
+        args.json.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     for miss in t.misses:
         print("missed:", miss)
     missed = (

@@ -1,7 +1,11 @@
-"""Random but plausible scenes for the renderer: camera, light, dice, cube, hands and clutter around a layout.
+"""Random but plausible scenes for the renderer, every recipe in one place, each from a seeded generator.
 
-Benchmarks and tests draw many frames of real positions; this module dresses a position the way a club
-table looks, from a seeded generator, so suites are varied and reproducible.
+- :func:`random_scene`: a position dressed the way a club table looks (camera, light, dice, cube, hands,
+  clutter, borne-off checkers);
+- :func:`dice_scene`: random checkers with dice anywhere, as the dice benchmark (:data:`BENCH_DICE`) and
+  the dice reader's training (:data:`TRAINING_DICE`) draw them;
+- :func:`club` and :func:`club_frame`: one board style under one fixed camera, and frames of positions
+  under it with dice, light, noise, blur, JPEG and sometimes a hand (the board-reading suite).
 
     >>> import numpy as np
     >>> from bgboard.layout import ImageLayout, Side
@@ -13,17 +17,22 @@ table looks, from a seeded generator, so suites are varied and reproducible.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, replace
+
 import numpy as np
 
-from bgboard.layout import ImageLayout, Side
+from bgboard.layout import Board, ImageLayout, Orientation, Side
 from synthetic.render import (
     STYLES,
     Camera,
     CubeSpec,
     DieSpec,
     HandSpec,
+    Rendered,
     Scene,
     checker_slots,
+    render,
     scene_from_layout,
 )
 
@@ -185,3 +194,179 @@ def random_scene(
         jitter=float(rng.uniform(0.3, 1.3)),
         **kw,
     )
+
+
+# --- dice anywhere ----------------------------------------------------------------------------------
+
+# A standard field (24 points and the bar) is about this many dice wide, and this high over its width.
+FIELD_IN_DICE = 31.0
+FIELD_ASPECT = 0.9
+# Dice kept apart lie at least this many die sides apart, centre to centre (a die's diagonal is 1.41).
+APART = 1.5
+
+
+@dataclass(frozen=True)
+class DiceScenes:
+    """The ranges a dice scene is drawn from (uniform between the two values of each pair)."""
+
+    count: int | tuple[int, int]  # dice, or the range of counts (the upper end excluded)
+    x: tuple[float, float]  # field coordinates; beyond 0..1 a die lies off the field
+    y: tuple[float, float]
+    cocked: float  # the chance that a die leans
+    size: tuple[float, float]
+    tilt: tuple[float, float]  # camera tilt, degrees
+    roll: tuple[float, float]  # camera roll, degrees
+    scale: tuple[float, float]
+    light: tuple[float, float]
+    glare: tuple[float, float]
+    noise: tuple[float, float]
+    blur: tuple[float, float]
+    jpeg: tuple[int, int]  # JPEG quality, in half the frames
+    apart: bool = False  # move the second die off the first (see :func:`apart`)
+    colours: tuple[str, ...] = ("white", "black", "red", "green", "blue")
+
+
+# the dice benchmark: two dice, a quarter of them cocked, some on checkers or off the field
+BENCH_DICE = DiceScenes(
+    2, (-0.06, 1.06), (0.1, 0.9), 0.25, (0.85, 1.2), (0, 12), (-5, 5), (0.85, 1.2),
+    (0.75, 1.15), (0, 0.4), (0, 0.015), (0, 1.0), (60, 95), apart=True,
+)  # fmt: skip
+# the dice reader's training: one to four dice of every size, more light, blur and noise
+TRAINING_DICE = DiceScenes(
+    (1, 5), (-0.08, 1.08), (0.05, 0.95), 0.3, (0.8, 1.3), (0, 15), (-6, 6), (0.8, 1.25),
+    (0.7, 1.2), (0, 0.5), (0, 0.02), (0, 1.2), (50, 95),
+)  # fmt: skip
+
+
+def apart(first: DieSpec, second: DieSpec) -> DieSpec:
+    """``second`` moved straight away from ``first`` until the two cannot overlap (their centres
+    :data:`APART` die sides apart, whatever their turn). Draws nothing from the generator.
+
+        >>> apart(DieSpec(1, 0.5, 0.5), DieSpec(2, 0.8, 0.5)).x
+        0.8
+    """
+    side = max(first.size, second.size) / FIELD_IN_DICE  # in field widths
+    dx, dy = second.x - first.x, (second.y - first.y) * FIELD_ASPECT
+    gap = math.hypot(dx, dy)
+    if gap >= APART * side:
+        return second
+    ux, uy = (dx / gap, dy / gap) if gap > 1e-9 else (1.0, 0.0)
+    return replace(second, x=first.x + ux * APART * side, y=first.y + uy * APART * side / FIELD_ASPECT)
+
+
+def dice_scene(rng: np.random.Generator, recipe: DiceScenes) -> Scene:
+    """Random checkers (:func:`random_layout`) with dice drawn from ``recipe``, any colour, on any board."""
+    top, bottom = random_layout(rng)
+    count = recipe.count if isinstance(recipe.count, int) else int(rng.integers(*recipe.count))
+    dice = [
+        DieSpec(
+            int(rng.integers(1, 7)),
+            float(rng.uniform(*recipe.x)),
+            float(rng.uniform(*recipe.y)),
+            float(rng.uniform(0, 90)),
+            bool(rng.random() < recipe.cocked),
+            str(rng.choice(recipe.colours)),
+            float(rng.uniform(*recipe.size)),
+        )
+        for _ in range(count)
+    ]
+    if recipe.apart and len(dice) == 2:
+        dice[1] = apart(dice[0], dice[1])
+    return Scene(
+        top,
+        bottom,
+        style=str(rng.choice(list(STYLES))),
+        dice=tuple(dice),
+        camera=Camera(
+            float(rng.uniform(*recipe.tilt)),
+            float(rng.uniform(*recipe.roll)),
+            0.0,
+            float(rng.uniform(*recipe.scale)),
+        ),
+        light=float(rng.uniform(*recipe.light)),
+        glare=float(rng.uniform(*recipe.glare)),
+        noise=float(rng.uniform(*recipe.noise)),
+        blur=float(rng.uniform(*recipe.blur)),
+        jpeg_quality=int(rng.integers(*recipe.jpeg)) if rng.random() < 0.5 else None,
+    )
+
+
+# --- one board under one camera ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Club:
+    """One board style under one fixed camera, and the frame of the starting position it calibrates on."""
+
+    style: str
+    camera: Camera
+    orientation: Orientation
+    start: Rendered
+
+    @property
+    def corners(self) -> list[tuple[float, float]]:
+        """The field's corners in the starting frame (tl, tr, br, bl), as calibration takes them."""
+        return [(float(x), float(y)) for x, y in self.start.field_quad]
+
+
+def club(style: str, rng: np.random.Generator) -> Club:
+    """A club's board and camera: the camera is mounted to see the whole field, with room for the near
+    checkers' sides (a camera that crops the field is moved back until it does not)."""
+    orientation = Orientation.BOTTOM_RIGHT if rng.random() < 0.5 else Orientation.TOP_LEFT
+    start = Board.start().layout(orientation)
+    scale = float(rng.uniform(0.9, 1.3))
+    while True:
+        camera = Camera(
+            tilt_deg=float(rng.uniform(0, 20)),
+            rotation_deg=float(rng.uniform(-4, 4)),
+            distortion=float(rng.uniform(0, 0.03)),
+            scale=scale,
+        )
+        scene = scene_from_layout(start, style=style, camera=camera, noise=0.01)
+        frame = render(scene, seed=int(rng.integers(1 << 30)))
+        q = frame.field_quad
+        if q[:, 0].min() > 20 and q[:, 1].min() > 20 and q[:, 0].max() < 1260 and q[:, 1].max() < 680:
+            return Club(style, camera, orientation, frame)
+        scale *= 0.92
+
+
+def club_frame(club: Club, board: Board, rng: np.random.Generator, occlude: bool) -> Rendered:
+    """``board`` under the club's camera: two dice in one half (in six frames of ten), the room's light,
+    noise, blur and JPEG, and with ``occlude`` a hand, an arm or a cup over the field."""
+    layout = board.layout(club.orientation)
+    dice = ()
+    if rng.random() < 0.6:
+        x = 0.75 if rng.random() < 0.5 else 0.25
+        dice = tuple(
+            DieSpec(
+                int(rng.integers(1, 7)),
+                x + float(rng.uniform(-0.15, 0.15)),
+                float(rng.uniform(0.38, 0.62)),
+                angle=float(rng.uniform(0, 90)),
+            )
+            for _ in range(2)
+        )
+    hands = ()
+    if occlude:
+        kind = str(rng.choice(["hand", "arm", "cup"]))
+        hands = (
+            HandSpec(kind, float(rng.uniform(0.1, 0.9)), float(rng.uniform(0.1, 0.9)),
+                     angle=float(rng.choice([0, 90, 180, 270]) + rng.uniform(-30, 30)),
+                     blur=float(rng.choice([0, 0, 0.03]))),
+        )  # fmt: skip
+    scene = scene_from_layout(
+        layout,
+        style=club.style,
+        camera=club.camera,
+        dice=dice,
+        hands=hands,
+        light=float(rng.uniform(0.85, 1.15)),
+        shading=float(rng.uniform(0, 0.4)),
+        glare=float(rng.choice([0, 0, 0.15])),
+        noise=float(rng.uniform(0.003, 0.015)),
+        blur=float(rng.uniform(0, 0.8)),
+        jpeg_quality=int(rng.integers(70, 95)),
+        # players fill a point's first row with five or with six before starting a second layer
+        row_limit=int(rng.choice([5, 6])),
+    )
+    return render(scene, seed=int(rng.integers(1 << 30)))

@@ -5,6 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# property tests draw the same examples on every run (a failure found once is found again), and the
+# whole-match strategy is slow to draw by design
+settings.register_profile(
+    "referee", derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("referee")
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

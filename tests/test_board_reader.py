@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rendered_fixtures import tournament_club, truth_dice
 
-from bench.boards import dice_readings, frame_for, make_club, random_boards, truth_cells
 from bgboard.layout import CELLS, Board, Cell, Orientation
+from synthetic.random_play import random_boards
+from synthetic.random_scenes import club_frame
 from synthetic.render import DieSpec, HandSpec, render, scene_from_layout
 from vision.board_reader import BoardReader
 from vision.checkers import DARK, EMPTY, LIGHT, SlotCall
@@ -176,7 +178,7 @@ def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> 
 
 @pytest.fixture(scope="module")
 def club():  # type: ignore[no-untyped-def]
-    return make_club("tournament", np.random.default_rng(11))
+    return tournament_club()
 
 
 def test_wrong_frames_are_refused(club) -> None:  # type: ignore[no-untyped-def]
@@ -190,7 +192,7 @@ def test_wrong_frames_are_refused(club) -> None:  # type: ignore[no-untyped-def]
 def test_profile_survives_the_file(club, tmp_path) -> None:  # type: ignore[no-untyped-def]
     club.profile.save(tmp_path / "p.profile")
     again = Profile.load(tmp_path / "p.profile")
-    frame = frame_for(club, Board.start(), np.random.default_rng(1), occlude=False)
+    frame = club_frame(club.board, Board.start(), np.random.default_rng(1), occlude=False)
     a = BoardReader(club.profile, use_dice=False).read(frame.image, dice=())
     b = BoardReader(again, use_dice=False).read(frame.image, dice=())
     assert a.counts() == b.counts()
@@ -202,9 +204,9 @@ def test_rendered_sample(club) -> None:  # type: ignore[no-untyped-def]
     boards = random_boards(20, rng)
     exact = clear = 0
     for n, board in enumerate(boards):
-        frame = frame_for(club, board, rng, occlude=n % 5 == 4)
-        reading = BoardReader(club.profile, use_dice=False).read(frame.image, dice=dice_readings(frame))
-        truth = truth_cells(frame.layout)
+        frame = club_frame(club.board, board, rng, occlude=n % 5 == 4)
+        reading = BoardReader(club.profile, use_dice=False).read(frame.image, dice=truth_dice(frame))
+        truth = frame.layout.cells()
         for name, cell in reading.cells().items():
             assert not (cell.certain and cell.count != truth[name]), (n, name, cell, truth[name])
         if frame.occluded:
@@ -227,9 +229,7 @@ def test_start_calibration_finds_orientation_and_a_hand_is_flagged() -> None:
         scene_from_layout(start, style="cream", hands=(HandSpec("arm", 0.7, 0.7, angle=0),), dice=(die,)),
         seed=4,
     )
-    reading: BoardReading = BoardReader(profile, use_dice=False).read(
-        covered.image, dice=dice_readings(covered)
-    )
+    reading: BoardReading = BoardReader(profile, use_dice=False).read(covered.image, dice=truth_dice(covered))
     assert reading.occluded
     assert set(covered.occluded) <= set(reading.unreadable_points) | {
         k for k, c in reading.cells().items() if not c.certain
@@ -240,7 +240,7 @@ def test_a_die_on_the_bar_leaves_the_bar_readable(club) -> None:  # type: ignore
     layout = Board.start().layout(club.orientation)
     scene = scene_from_layout(layout, style=club.style, camera=club.camera, dice=(DieSpec(5, 0.5, 0.25),))
     frame = render(scene, seed=5)
-    reading = BoardReader(club.profile, use_dice=False).read(frame.image, dice=dice_readings(frame))
+    reading = BoardReader(club.profile, use_dice=False).read(frame.image, dice=truth_dice(frame))
     assert reading.bar_light.readable and reading.bar_dark.readable
     assert reading.bar_light.count == 0 and not reading.bar_light.certain  # the die may hide one
 
@@ -334,35 +334,3 @@ def test_what_an_unreadable_points_familiar_slots_allow() -> None:
     assert not point_cell(calls).readable
     assert _seen(calls, [False] * 6, None) == (1, 3)  # the novel slot may be empty (a stray past one)
     assert _seen([SURE[LIGHT], novel] + [SURE[EMPTY]] * 4, [False] * 6, None) == (1, 2)
-
-
-def _reading_of(layout, unreadable: frozenset[Cell] = frozenset()) -> BoardReading:
-    """A reading that gives every cell of ``layout`` surely, but the ``unreadable`` ones."""
-    from vision.reading import CellReading
-
-    def cell(name: Cell, count: int) -> CellReading:
-        return CellReading(0, 0.0, ()) if name in unreadable else CellReading(count, 0.99, (count,))
-
-    return BoardReading.of_cells({c: cell(c, v) for c, v in layout.cells().items()})
-
-
-def test_the_suite_scores_a_cup_that_misses_every_slot_apart_from_clear_frames() -> None:
-    """A cup on a point's far end hides no slot a quarter, but may hide a checker for all the reader
-    knows: the bench scores such a frame as grazed (exact or flagged are both fine), not as a clear miss."""
-    from bench.boards import Score
-    from synthetic.render import Rendered
-
-    layout = Board.start().layout(Orientation.BOTTOM_RIGHT)
-    frame = Rendered(
-        np.zeros((4, 4, 3), np.uint8), np.zeros((4, 2)), (), frozenset(), "tournament", layout=layout
-    )
-    flagged = _reading_of(layout, frozenset({C("top-0")}))
-    score, problems = Score(), []
-    score.add(flagged, frame, problems, "grazed", occluder=True)
-    score.add(_reading_of(layout), frame, problems, "grazed exact", occluder=True)
-    assert (score.grazed, score.grazed_exact, score.grazed_flagged, score.clear) == (2, 1, 1, 0)
-    assert not problems
-    score.add(flagged, frame, problems, "clear")  # with nothing on the field the same reading is a miss
-    assert (score.clear, score.clear_exact) == (1, 0) and problems == [
-        f"clear: not exact: top-0 0/{layout.top[0]} unreadable"
-    ]

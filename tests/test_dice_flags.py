@@ -114,12 +114,12 @@ def test_rendered_die_flags(spec: DieSpec, camera: Camera, seed: int, cocked: bo
 
 def bench_frame(seed: int, index: int):
     """Frame ``index`` of ``python -m bench.dice --seed seed``."""
-    from bench.dice import random_scene
+    from synthetic.random_scenes import BENCH_DICE, dice_scene
 
     rng = np.random.default_rng(seed)
     for _ in range(index):
-        random_scene(rng)
-    return render(random_scene(rng), seed=seed * 1000 + index)
+        dice_scene(rng, BENCH_DICE)
+    return render(dice_scene(rng, BENCH_DICE), seed=seed * 1000 + index)
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,11 @@ import json
 import random
 
 import pytest
+from strategies import play_out, random_match
 
 from bgboard.layout import Side
 from referee.cube import CubeError
-from referee.game import Game, Phase
+from referee.game import Phase
 from referee.match import FinishedGame, Match, MatchError
 from referee.notation.match_id import GAME_DROPPED, encode_match_id
 from referee.notation.matfile import Action, GameRecord, MatchRecord, parse_mat, write_mat
@@ -112,21 +113,6 @@ def test_bad_length_is_refused() -> None:
             Match(length=bad)  # type: ignore[arg-type]
 
 
-def play_out(game: Game, rng: random.Random) -> None:
-    while game.phase is Phase.OPENING:
-        game.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
-    while not game.over:
-        if game.phase is Phase.ROLL:
-            if rng.random() < 0.1 and game.cube.may_double(game.on_roll):
-                game.offer_double()
-            else:
-                game.roll(rng.randint(1, 6), rng.randint(1, 6))
-        elif game.phase is Phase.DOUBLED:
-            game.take() if rng.random() < 0.7 else game.drop()
-        else:
-            game.play(rng.choice(game.legal_plays()))
-
-
 def test_whole_random_match_keeps_games_and_score() -> None:
     rng = random.Random(5)
     match = Match(length=5, players=("ann", "bob"))
@@ -159,16 +145,6 @@ def test_bad_match_data_is_refused() -> None:
 
 
 # ---- the .mat record ------------------------------------------------------------------------------------
-
-
-def random_match(seed: int, length: int = 5) -> Match:
-    rng = random.Random(seed)
-    match = Match(length=length, players=("ann", "bob"))
-    while not match.over:
-        game = match.new_game()
-        play_out(game, rng)
-        match.finish(game)
-    return match
 
 
 def test_record_round_trips_through_mat_text_and_the_rules() -> None:

@@ -5,11 +5,11 @@ import contextlib
 import io
 
 import pytest
+from strategies import random_match
 
 from bgboard.layout import Board
 from referee.events import EventKind
 from referee.notation import encode_position_id, write_mat
-from tests.test_match import random_match
 
 
 def ours(game) -> tuple[list[tuple[str, tuple[int, int]]], tuple[int, int]]:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rendered_fixtures import tournament_club
 
-from bench.boards import frame_for, make_club, random_boards
 from bgboard.layout import ImageLayout
+from synthetic.random_play import random_boards
+from synthetic.random_scenes import club_frame
 from synthetic.render import render, scene_from_layout
 from vision.point_counts import (
     BAR_DARK,
@@ -149,7 +151,7 @@ def test_a_bar_half_knows_its_colour() -> None:
 
 @pytest.fixture(scope="module")
 def club():  # type: ignore[no-untyped-def]
-    return make_club("tournament", np.random.default_rng(11))
+    return tournament_club()
 
 
 def test_strips_put_each_points_edge_first(club) -> None:  # type: ignore[no-untyped-def]
@@ -202,7 +204,7 @@ def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untype
     rng = np.random.default_rng(12)
     right = total = 0
     for board in random_boards(6, rng):
-        frame = frame_for(club, board, rng, occlude=False)
+        frame = club_frame(club.board, board, rng, occlude=False)
         assert frame.layout is not None
         got = _network_counts(club, frame.image)
         lay = frame.layout

@@ -1,7 +1,8 @@
 """Train the point-count network (``vision/models/point_counts.onnx``) on rendered boards.
 
-Data recipe (nothing downloaded, nothing from ``../shared``): "clubs" as in ``bench.boards`` (every
-board style of ``synthetic.render`` under a random camera, calibrated on its rendered starting position
+Data recipe (nothing downloaded, nothing from ``../shared``): "clubs" as in ``bench.boards``
+(``synthetic.random_scenes.club``: every board style of ``synthetic.render`` under a random camera,
+calibrated on its rendered starting position
 exactly as ``referee calibrate --start`` does), and frames of positions from random games with dice,
 light changes, noise, blur, JPEG and, in a quarter of them, hands, arms or cups; ``--tall`` makes plays
 build the tallest stack more often, ``--bar`` moves one to four checkers of a side onto the bar in that
@@ -73,8 +74,10 @@ def onto_bar(board: Board, rng: np.random.Generator) -> Board:
 
 
 def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: float) -> None:
-    from bench.boards import frame_for, make_club, random_boards
     from bgboard.layout import CELLS
+    from calibration.learn import calibrate
+    from synthetic.random_play import random_boards
+    from synthetic.random_scenes import club, club_frame
     from synthetic.render import STYLES
     from vision.rectify import Rectifier
 
@@ -84,11 +87,11 @@ def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: f
     t0 = time.time()
     styles = list(STYLES)
     for c in range(clubs):
-        club = make_club(styles[c % len(styles)], rng)
-        p = club.profile
+        board = club(styles[c % len(styles)], rng)
+        p = calibrate(board.start.image, board.corners, start=True)
         rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
         for f in range(frames):
-            frame = frame_for(club, next(boards), rng, occlude=f % 4 == 3)
+            frame = club_frame(board, next(boards), rng, occlude=f % 4 == 3)
             assert frame.layout is not None
             s = strips(rect.warp(frame.image), p.geometry, p.margin)
             lay = frame.layout
@@ -102,7 +105,7 @@ def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: f
             xs.append(s)
             ys.append(np.array(label, np.int64))
             groups.append(c)
-        print(f"club {c + 1}/{clubs} ({club.style}) {time.time() - t0:.0f} s", flush=True)
+        print(f"club {c + 1}/{clubs} ({board.style}) {time.time() - t0:.0f} s", flush=True)
     np.savez_compressed(out, x=np.stack(xs), y=np.stack(ys), club=np.array(groups))
 
 

@@ -145,42 +145,17 @@ def rendered_samples(
     on checkers and outside the field, under varied cameras, light, blur, noise and JPEG.
     """
     import sys
+    from dataclasses import replace
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from synthetic.random_scenes import random_layout
-    from synthetic.render import STYLES, Camera, DieSpec, Scene, render
+    from synthetic.random_scenes import TRAINING_DICE, dice_scene
+    from synthetic.render import render
 
     rng = np.random.default_rng(seed)
+    recipe = replace(TRAINING_DICE, cocked=cocked)
     out = []
-    colours = ("white", "black", "red", "green", "blue")
     for i in range(count):
-        top, bottom = random_layout(rng)
-        dice = tuple(
-            DieSpec(
-                int(rng.integers(1, 7)),
-                float(rng.uniform(-0.08, 1.08)),
-                float(rng.uniform(0.05, 0.95)),
-                float(rng.uniform(0, 90)),
-                bool(rng.random() < cocked),
-                str(rng.choice(colours)),
-                float(rng.uniform(0.8, 1.3)),
-            )
-            for _ in range(int(rng.integers(1, 5)))
-        )
-        scene = Scene(
-            top,
-            bottom,
-            style=str(rng.choice(list(STYLES))),
-            dice=dice,
-            camera=Camera(
-                float(rng.uniform(0, 15)), float(rng.uniform(-6, 6)), 0.0, float(rng.uniform(0.8, 1.25))
-            ),
-            light=float(rng.uniform(0.7, 1.2)),
-            glare=float(rng.uniform(0, 0.5)),
-            noise=float(rng.uniform(0, 0.02)),
-            blur=float(rng.uniform(0, 1.2)),
-            jpeg_quality=int(rng.integers(50, 95)) if rng.random() < 0.5 else None,
-        )
+        scene = dice_scene(rng, recipe)
         try:
             frame = render(scene, seed=seed * 100000 + i)
         except ValueError:
