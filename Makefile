@@ -18,6 +18,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: lint
 	$(BIN)/python -m pytest -q

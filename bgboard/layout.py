@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from bgboard.position import BAR, CHECKERS, Counts, Position, PositionError
 
@@ -195,7 +196,7 @@ class ImageLayout:
             raise PositionError("an image layout needs 12 points in each of top and bottom")
 
     @classmethod
-    def from_json(cls, data: dict) -> ImageLayout:
+    def from_json(cls, data: Mapping[str, Any]) -> ImageLayout:
         """Reads ``{"top": [...12], "bottom": [...12], "bar": {"light": n, "dark": n}}``."""
         try:
             bar = data.get("bar") or {}
@@ -211,7 +212,7 @@ class ImageLayout:
                 f'"bar": {{"light": n, "dark": n}}}}'
             ) from None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "top": list(self.top),
             "bottom": list(self.bottom),

@@ -33,7 +33,7 @@ def cut_checker(canonical: np.ndarray, center: tuple[int, int], rx: float, ry: f
     x = min(max(x, hx), w - hx - 1)
     y = min(max(y, hy), h - hy - 1)
     patch = canonical[y - hy : y + hy + 1, x - hx : x + hx + 1].copy()
-    mask = np.zeros(patch.shape[:2], np.float32)
+    mask: np.ndarray = np.zeros(patch.shape[:2], np.float32)
     cv2.ellipse(mask, (hx, hy), (max(1, round(rx * 1.02)), max(1, round(ry * 1.02))), 0, 0, 360, 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), 0.8)
     return Cut(patch, mask)

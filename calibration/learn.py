@@ -19,8 +19,9 @@ import numpy as np
 
 from bgboard.layout import Board, Cell, ImageLayout, Orientation, Row
 from calibration.augment import Cut, cut_checker, paste
-from vision.board_reader import BoardReader, SlotGrid, SlotSamples, dice_finder
+from vision.board_reader import BoardReader, SlotGrid, SlotSamples
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
+from vision.dice import find_dice
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
 from vision.profile import Profile
@@ -45,9 +46,13 @@ def _base(frame: np.ndarray, corners: Sequence[tuple[float, float]]) -> tuple[in
     return WIDTH, height, round(0.1 * WIDTH)
 
 
-def _occupancy(layout: ImageLayout, k: int) -> tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]]:
+Slot = tuple[Row, int, int]  # a checker slot: row, point index from the left, place along the point
+
+
+def _occupancy(layout: ImageLayout, k: int) -> tuple[list[Slot], list[Slot]]:
     """Slots that must hold a checker and slots just past each stack that must be empty."""
-    full, free = [], []
+    full: list[Slot] = []
+    free: list[Slot] = []
     for row in ROWS:
         values = layout.row(row)
         for i, v in enumerate(values):
@@ -164,7 +169,7 @@ def slot_labels(layout: ImageLayout, k: int) -> np.ndarray:
 
 def _bar_labels(
     model: SlotModel, features: np.ndarray, centers: np.ndarray, pitch: float, layout: ImageLayout
-):  # type: ignore[no-untyped-def]
+) -> tuple[np.ndarray, np.ndarray]:
     """Label the bar candidates: the most checker-like ones of each colour, as many as the layout says."""
     d = model.distances(features)
     labels = np.full(len(features), EMPTY, dtype=np.int8)
@@ -355,7 +360,7 @@ def training_sets(
         img = canonical.copy()
         slot_lab = labels.copy()
         junc_lab = np.full((24, k - 1), -1, dtype=np.int8)
-        upper: list[tuple[str, int, int, int]] = []
+        upper: list[tuple[Row, int, int, int]] = []
         for r, row in enumerate(ROWS):
             for i, v in enumerate(layout.row(row)):
                 n = abs(v)
@@ -546,11 +551,8 @@ def board_fixtures(frame: np.ndarray, profile: Profile) -> tuple[tuple[float, fl
     marks (a logo, an inlay) read as a cocked or unreadable die, in field coordinates.
 
     A flat die read clearly may be a real die in a labelled frame (a club's photograph of a game), and
-    is left alone. A profile without the dice reader installed has none.
+    is left alone.
     """
-    find_dice = dice_finder()
-    if find_dice is None:
-        return ()
     try:
         dice = find_dice(frame, field_quad=np.asarray(profile.corners, dtype=np.float64))
     except (ValueError, RuntimeError):

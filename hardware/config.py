@@ -237,7 +237,9 @@ def parse_signals(table: Mapping[str, Any]) -> SignalsConfig:
                 "fit one or the other"
             )
         rgb = RgbPins(
-            *(_pin(t[c], f"signals.rgb.{c}") for c in ("red", "green", "blue")),
+            _pin(t["red"], "signals.rgb.red"),
+            _pin(t["green"], "signals.rgb.green"),
+            _pin(t["blue"], "signals.rgb.blue"),
             active_high=_bool(t.get("active_high", default_high), "signals.rgb.active_high"),
             pwm=_bool(t.get("pwm", True), "signals.rgb.pwm"),
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from gpiozero import LED, RGBLED, Buzzer, TonalBuzzer
@@ -88,7 +89,7 @@ class GpioSignals:
             self.leds[name] = self._make(
                 f"{name} light",
                 led.pin,
-                lambda led=led: LED(led.pin, active_high=led.active_high, pin_factory=pf),
+                partial(LED, led.pin, active_high=led.active_high, pin_factory=pf),
             )
         if config.rgb is not None:
             r = config.rgb
@@ -112,8 +113,8 @@ class GpioSignals:
             device = self._make(
                 f"{button.value} button",
                 spec.pin,
-                lambda spec=spec: GpioButton(
-                    spec.pin, pull_up=spec.pull_up, bounce_time=config.bounce_time, pin_factory=pf
+                partial(
+                    GpioButton, spec.pin, pull_up=spec.pull_up, bounce_time=config.bounce_time, pin_factory=pf
                 ),
             )
             device.when_pressed = self._handler(button)

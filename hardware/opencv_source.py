@@ -39,7 +39,7 @@ class OpenCVSource(BaseSource):
         self._is_file = isinstance(device, str) and Path(device).is_file()
         self._fresh_grabs = 0 if self._is_file else max(0, fresh_grabs)
         self._index = 0
-        self._capture = cv2.VideoCapture(device)
+        self._capture: cv2.VideoCapture | None = cv2.VideoCapture(device)
         if not self._capture.isOpened():
             self._capture.release()
             if self._is_file:

@@ -19,6 +19,11 @@ class EventError(ValueError):
     """A recorded event that cannot be read back."""
 
 
+def _dice(values: Any) -> tuple[int, int]:
+    d1, d2 = values
+    return int(d1), int(d2)
+
+
 class EventKind(Enum):
     OPENING_TIE = "opening_tie"  # dice = (light's die, dark's die)
     AUTOMATIC_DOUBLE = "automatic_double"
@@ -96,7 +101,7 @@ class Event:
                 kind=EventKind(data["kind"]),
                 side=Side(data["side"]) if data.get("side") else None,
                 text=str(data.get("text", "")),
-                dice=tuple(int(d) for d in data["dice"]) if data.get("dice") else None,  # type: ignore[arg-type]
+                dice=_dice(data["dice"]) if data.get("dice") else None,
                 play=data.get("play"),
                 cube=int(data.get("cube", 1)),
                 owner=Side(data["owner"]) if data.get("owner") else None,

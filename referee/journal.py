@@ -116,7 +116,7 @@ class RecordedEvent:
     dice: tuple[int, int] | None
     play: str | None
     position_id: str | None
-    board: dict | None
+    board: dict[str, Any] | None
     verdict: str | None
     reason: str | None
     text: str
@@ -144,7 +144,7 @@ class MatchRow:
     id: int
     started: float
     length: int | None
-    rules: dict
+    rules: dict[str, Any]
     score_light: int
     score_dark: int
     finished: float | None
@@ -189,7 +189,9 @@ class Journal:
 
     # --- writing -----------------------------------------------------------------------------------
 
-    def start_match(self, length: int | None, rules: dict, state: dict | None = None) -> int:
+    def start_match(
+        self, length: int | None, rules: dict[str, Any], state: dict[str, Any] | None = None
+    ) -> int:
         with self._tx():
             cur = self._db.execute(
                 "INSERT INTO matches (started, length, rules) VALUES (?, ?, ?)",
@@ -215,7 +217,7 @@ class Journal:
         board: Board | None = None,
         on_roll: Side = Side.LIGHT,
         evidence: bytes | None = None,
-        state: dict | None = None,
+        state: dict[str, Any] | None = None,
     ) -> int:
         """One event, its evidence and the session state after it, in one transaction. ``board`` (with
         the side ``on_roll``) is the position the event leaves on the table: it is stored with its gnubg
@@ -258,8 +260,8 @@ class Journal:
         game_id: int,
         result: GameResult,
         match_score: tuple[int, int],
-        state: dict | None = None,
-        history: list[dict] | None = None,
+        state: dict[str, Any] | None = None,
+        history: list[dict[str, Any]] | None = None,
     ) -> None:
         """The game's result, the match score after it and the game's events (for export)."""
         with self._tx():
@@ -288,7 +290,7 @@ class Journal:
     def finish_match(self, match_id: int) -> None:
         self._write("UPDATE matches SET finished=? WHERE id=?", (time.time(), match_id))
 
-    def _save_state(self, event_id: int | None, state: dict) -> None:
+    def _save_state(self, event_id: int | None, state: dict[str, Any]) -> None:
         self._db.execute(
             "INSERT INTO state (id, event_id, data) VALUES (1, ?, ?) "
             "ON CONFLICT(id) DO UPDATE SET event_id=excluded.event_id, data=excluded.data",
@@ -297,7 +299,7 @@ class Journal:
 
     # --- reading -----------------------------------------------------------------------------------
 
-    def load_state(self) -> dict | None:
+    def load_state(self) -> dict[str, Any] | None:
         """The session state saved with the last event, or None for a fresh record."""
         row = self._db.execute("SELECT data FROM state WHERE id=1").fetchone()
         return json.loads(row[0]) if row else None
@@ -329,7 +331,7 @@ class Journal:
             "SELECT id, match_id, number, started, crawford, score_light, score_dark, finished, winner, "
             "kind, cube, points, resigned FROM games"
         )
-        args: tuple = ()
+        args: tuple[int, ...] = ()
         if match_id is not None:
             sql += " WHERE match_id=?"
             args = (match_id,)
@@ -341,7 +343,7 @@ class Journal:
             for r in rows
         ]
 
-    def history(self, game_id: int) -> list[dict] | None:
+    def history(self, game_id: int) -> list[dict[str, Any]] | None:
         """A finished game's events (``referee.game.Event.to_dict``), or None."""
         row = self._db.execute("SELECT history FROM games WHERE id=?", (game_id,)).fetchone()
         return json.loads(row[0]) if row and row[0] else None

@@ -10,10 +10,11 @@ position they leave, as gnubg does, and each keeps the text of one way to reach 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bgboard.position import BAR, START, Position
+from bgboard.position import BAR, START, Counts, Position
 
 __all__ = ["START", "Move", "Play", "PlayParseError", "legal_plays", "parse_moves", "apply_moves"]
 
@@ -62,7 +63,14 @@ def _name(point: int) -> str:
     return "bar" if point == BAR_POINT else "off" if point == OFF else str(point)
 
 
-def _successors(player: tuple[int, ...], opponent: tuple[int, ...], die: int, relax: Relax):
+# both sides' counts, the player first; and every such pair reachable with (the moves, the dice used)
+Sides = tuple[Counts, Counts]
+Reached = dict[Sides, tuple[tuple[Move, ...], tuple[int, ...]]]
+
+
+def _successors(
+    player: Counts, opponent: Counts, die: int, relax: Relax
+) -> Iterator[tuple[Move, Counts, Counts]]:
     """Every legal move of one checker by ``die``: yields (move, player after, opponent after).
 
     The hot loop of the search: flags that hold for the whole position are computed once.
@@ -109,7 +117,7 @@ def _apply(player: list[int], opponent: list[int], move: Move) -> tuple[list[int
     return player, opponent
 
 
-def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) -> dict:
+def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) -> Reached:
     """Every position reachable with some of the dice: ``{(player, opponent): (moves, dice used)}``.
 
     The search goes one die at a time and merges equal positions at each step, so a double costs
@@ -118,12 +126,12 @@ def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) 
     doubles = dice[0] == dice[1]
     orders = [(dice[0],) * 4] if doubles else [(max(dice), min(dice)), (min(dice), max(dice))]
     start = (position.player, position.opponent)
-    found: dict = {start: ((), ())}
+    found: Reached = {start: ((), ())}
     for order in orders:
-        layer = {start: ()}
+        layer: dict[Sides, tuple[Move, ...]] = {start: ()}
         for depth, die in enumerate(order, 1):
             used = order[:depth]
-            following: dict = {}
+            following: dict[Sides, tuple[Move, ...]] = {}
             for (player, opponent), moves in layer.items():
                 for move, p2, o2 in _successors(player, opponent, die, relax):
                     key = (p2, o2)
@@ -138,7 +146,7 @@ def reachable(position: Position, dice: tuple[int, int], relax: Relax = STRICT) 
     return found
 
 
-def _strict_choices(found: dict, dice: tuple[int, int]) -> dict:
+def _strict_choices(found: Reached, dice: tuple[int, int]) -> Reached:
     """Applies the rules on how much of a roll must be played."""
     most = max(len(used) for _, used in found.values())
     best = {k: v for k, v in found.items() if len(v[1]) == most}

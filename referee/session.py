@@ -126,20 +126,24 @@ class Session:
         if obs.reading is None:
             self.throws.moving()
             return []
-        handler = {
+        handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
             Stage.OVER: self._setup,
             Stage.OPENING: self._opening,
             Stage.ROLL: self._roll,
-            Stage.DOUBLED: lambda o: [],
+            Stage.DOUBLED: self._buttons_only,
             Stage.PLAY: self._play,
             Stage.PASSED: self._passed,
             Stage.RESTORE: self._restore,
             Stage.REPLAY: self._replay,
             Stage.ACCEPT: self._accept_wait,
-            Stage.MATCH_OVER: lambda o: [],
-        }[self.stage]
-        return handler(obs)
+            Stage.MATCH_OVER: self._buttons_only,
+        }
+        return handler[self.stage](obs)
+
+    def _buttons_only(self, obs: Observation) -> list[Say]:
+        """A stage only a button ends (take or drop; a new match)."""
+        return []
 
     def press(self, button: Button, t: float | None = None) -> list[Say]:
         """A button of the table (or its key on the console)."""
@@ -478,7 +482,8 @@ class Session:
             self.throws.call_again(dice)
             return [Say(Signal.REROLL, call.reason)]
         self.throws.counted(dice)
-        return self._rolled(self.game.roll(*call.dice, side=opponent), obs.t)
+        d1, d2 = call.dice
+        return self._rolled(self.game.roll(d1, d2, side=opponent), obs.t)
 
     # ---- the end of a game ------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from bgboard.layout import Board, Half, Orientation, Side
 from bgboard.position import Position
@@ -36,8 +37,9 @@ class Script:
     shots: list[Shot] = field(default_factory=list)
     rng: random.Random = field(default_factory=lambda: random.Random(7))
 
-    def add(self, board: Board, **kw: object) -> None:
-        self.shots.append(Shot(board, **kw))  # type: ignore[arg-type]
+    def add(self, board: Board, **kw: Any) -> None:
+        """A shot of ``board``; keyword arguments set the other :class:`Shot` fields."""
+        self.shots.append(Shot(board, **kw))
 
     def dice_in(
         self, half: Half, values: tuple[int, ...], cocked: tuple[bool, ...] = ()

@@ -12,13 +12,20 @@ import numpy as np
 class Effects(Protocol):
     """The scene fields the camera effects read (a :class:`synthetic.render.Scene` has them all)."""
 
-    light: float
-    shading: float
-    glare: float
-    noise: float
-    blur: float
-    jpeg_quality: int | None
-    tint: float
+    @property
+    def light(self) -> float: ...
+    @property
+    def shading(self) -> float: ...
+    @property
+    def glare(self) -> float: ...
+    @property
+    def noise(self) -> float: ...
+    @property
+    def blur(self) -> float: ...
+    @property
+    def jpeg_quality(self) -> int | None: ...
+    @property
+    def tint(self) -> float: ...
 
 
 @lru_cache(maxsize=4)
@@ -81,5 +88,7 @@ def postprocess(img: np.ndarray, scene: Effects, rng: np.random.Generator) -> np
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg_quality)])
         if not ok:
             raise RuntimeError("OpenCV could not encode a JPEG; is this OpenCV built without JPEG?")
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # what OpenCV just encoded it decodes
+        img = decoded
     return img

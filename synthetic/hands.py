@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -33,6 +34,11 @@ def _capsule(p: np.ndarray, q: np.ndarray, r0: float, r1: float | None = None, n
     a = np.stack([p[0] + r0 * np.cos(t1), p[1] + r0 * np.sin(t1)], 1)
     b = np.stack([q[0] + r1 * np.cos(t2), q[1] + r1 * np.sin(t2)], 1)
     return np.concatenate([a, b])
+
+
+def _rgb(values: Any) -> tuple[int, int, int]:
+    r, g, b = (int(v) for v in values)
+    return r, g, b
 
 
 @dataclass(frozen=True)
@@ -62,7 +68,7 @@ def make_hand(
             (),
             0.0,
             (0, 0, 0),
-            tuple(int(c) for c in rng.choice(CUP_COLOURS)),
+            _rgb(rng.choice(CUP_COLOURS)),
             cup=(x, y, 0.078 * scale, 0.16 * scale),
         )
     a = math.radians(angle_deg)
@@ -100,8 +106,8 @@ def make_hand(
         tuple(skin),
         cloth,
         z,
-        tuple(int(c) for c in rng.choice(SKIN)),
-        tuple(int(c) for c in rng.choice(SLEEVES)),
+        _rgb(rng.choice(SKIN)),
+        _rgb(rng.choice(SLEEVES)),
     )
 
 
@@ -213,10 +219,10 @@ def _draw_cup(canvas: np.ndarray, model: CameraModel, occ: Occluder, hidden: np.
     inner = model.to_canvas(np.concatenate([[x, y] + 0.97 * r * unit, np.full((48, 1), height)], 1))
     rim = np.zeros(size, np.float32)
     aa_fill(rim, to_fixed(top - [x0, y0]), 1.0)
-    col = col * (1 - rim[:, :, None]) + np.float32(occ.cloth_col) * 1.25 * rim[:, :, None]
+    col = col * (1 - rim[:, :, None]) + np.array(occ.cloth_col, np.float32) * 1.25 * rim[:, :, None]
     hole = np.zeros(size, np.float32)
     aa_fill(hole, to_fixed(inner - [x0, y0]), 1.0)
-    inside = np.float32(occ.cloth_col) * 0.45
+    inside = np.array(occ.cloth_col, np.float32) * 0.45
     col = col * (1 - hole[:, :, None]) + inside * hole[:, :, None]
     paste(canvas, np.clip(col, 0, 255), wall, x0, y0)
     hidden[y0:y1, x0:x1] |= (wall > 0.5).astype(np.uint8)
@@ -234,8 +240,8 @@ def draw_clutter(
     """
     bx, by = 0.5 + RAIL + TRAY + OUTER, aspect / 2 + OUTER
     ppu = model.px_per_unit
-    lo = model.canvas_to_world([[0, 0]])[0]
-    hi = model.canvas_to_world([[canvas.shape[1], canvas.shape[0]]])[0]
+    lo = model.canvas_to_world(np.array([[0, 0]]))[0]
+    hi = model.canvas_to_world(np.array([[canvas.shape[1], canvas.shape[0]]]))[0]
     for _ in range(count):
         kind = rng.choice(["clock", "card", "can", "phone"])
         w, h = {"clock": (0.2, 0.12), "card": (0.16, 0.24), "can": (0.1, 0.1), "phone": (0.08, 0.16)}[kind]
@@ -261,8 +267,8 @@ def draw_clutter(
         centre = (x * ppu + model.origin[0], y * ppu + model.origin[1])
         if kind == "can":
             r = round(w / 2 * ppu)
-            c = tuple(int(v) for v in rng.integers(30, 220, 3))
-            cv2.circle(canvas, (round(centre[0]), round(centre[1])), r, c, -1, cv2.LINE_AA)
+            label = _rgb(rng.integers(30, 220, 3))
+            cv2.circle(canvas, (round(centre[0]), round(centre[1])), r, label, -1, cv2.LINE_AA)
             cv2.circle(
                 canvas,
                 (round(centre[0]), round(centre[1])),

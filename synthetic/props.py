@@ -276,7 +276,7 @@ def draw_block(canvas: np.ndarray, model: CameraModel, block: Block) -> None:
     box = bounding_box(canvas.shape, sh, pad=6)
     if box is not None:
         x0, y0, x1, y1 = box
-        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+        mask: np.ndarray = np.zeros((y1 - y0, x1 - x0), np.float32)
         hull = cv2.convexHull((sh - [x0, y0]).astype(np.float32)).reshape(-1, 2)
         aa_fill(mask, to_fixed(hull), 1.0)
         mask = cv2.GaussianBlur(mask, (0, 0), 1.2)
@@ -291,8 +291,8 @@ def draw_block(canvas: np.ndarray, model: CameraModel, block: Block) -> None:
     centre = v.mean(0)
     light_dir = LIGHT - centre
     light_dir /= np.linalg.norm(light_dir)
-    layer = np.zeros((size[1], size[0], 3), np.float32)
-    cover = np.zeros((size[1], size[0]), np.float32)
+    layer: np.ndarray = np.zeros((size[1], size[0], 3), np.float32)
+    cover: np.ndarray = np.zeros((size[1], size[0]), np.float32)
     for (idx, _), label in zip(_FACES, block.labels, strict=True):
         corners = v[list(idx)]
         normal = np.cross(corners[1] - corners[0], corners[3] - corners[0])
@@ -302,7 +302,7 @@ def draw_block(canvas: np.ndarray, model: CameraModel, block: Block) -> None:
         tex, talpha = die_face(label, block.body, block.ink)
         n = tex.shape[0] - 1
         quad = (uv[list(idx)] - [x0, y0]).astype(np.float32)
-        m = cv2.getPerspectiveTransform(np.float32([[0, 0], [n, 0], [n, n], [0, n]]), quad)
+        m = cv2.getPerspectiveTransform(np.array([[0, 0], [n, 0], [n, n], [0, n]], np.float32), quad)
         light = 0.62 + 0.45 * max(0.0, float(np.dot(normal, light_dir)))
         warped = cv2.warpPerspective(tex * light, m, size, flags=cv2.INTER_LINEAR)
         a = cv2.warpPerspective(talpha, m, size, flags=cv2.INTER_LINEAR)

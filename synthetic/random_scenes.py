@@ -92,7 +92,7 @@ def random_dice(
     """``count`` dice thrown into the right half; with probability ``bad`` each is cocked, on a checker,
     in the other half or off the field (the cases the referee must call for a reroll)."""
     colour = str(rng.choice(DIE_COLOURS))
-    dice = []
+    dice: list[DieSpec] = []
     for k in range(count):
         x, y = float(rng.uniform(0.58, 0.94)), float(rng.uniform(0.3, 0.7))
         cocked = False
@@ -334,7 +334,7 @@ def club_frame(club: Club, board: Board, rng: np.random.Generator, occlude: bool
     """``board`` under the club's camera: two dice in one half (in six frames of ten), the room's light,
     noise, blur and JPEG, and with ``occlude`` a hand, an arm or a cup over the field."""
     layout = board.layout(club.orientation)
-    dice = ()
+    dice: tuple[DieSpec, ...] = ()
     if rng.random() < 0.6:
         x = 0.75 if rng.random() < 0.5 else 0.25
         dice = tuple(
@@ -346,7 +346,7 @@ def club_frame(club: Club, board: Board, rng: np.random.Generator, occlude: bool
             )
             for _ in range(2)
         )
-    hands = ()
+    hands: tuple[HandSpec, ...] = ()
     if occlude:
         kind = str(rng.choice(["hand", "arm", "cup"]))
         hands = (

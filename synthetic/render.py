@@ -152,6 +152,12 @@ class Rendered:
         return self.model.project(world)
 
 
+def _box(points: np.ndarray) -> tuple[float, float, float, float]:
+    """The bounding box (x0, y0, x1, y1) of image points."""
+    (x0, y0), (x1, y1) = points.min(0), points.max(0)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
 @lru_cache(maxsize=8)
 def _camera(camera: Camera, size: tuple[int, int], style_name: str) -> tuple[CameraModel, tuple]:
     geo = STYLES[style_name].geometry
@@ -180,7 +186,7 @@ def _die_block(spec: DieSpec, geo: Geometry, z: float, rng: np.random.Generator)
     labels = (str(spec.value), str(7 - spec.value), str(a), str(7 - a), str(b), str(7 - b))
     body, ink, opacity = DIE_COLOURS[spec.colour]
     motion = spec.motion * edge
-    return Block(verts, labels, body, ink, opacity, motion, float(rng.uniform(0, np.pi)))  # type: ignore[arg-type]
+    return Block(verts, labels, body, ink, opacity, motion, float(rng.uniform(0, np.pi)))
 
 
 def _cube_block(cube: CubeSpec, geo: Geometry, rng: np.random.Generator) -> Block:
@@ -196,7 +202,7 @@ def _cube_block(cube: CubeSpec, geo: Geometry, rng: np.random.Generator) -> Bloc
     top = str(cube.value if cube.value != 1 else 64)  # a cube at 1 lies with 64 up
     others = ["#" + f for f in CUBE_FACES if f != top]
     labels = ("#" + top, others[0], others[1], others[2], others[3], others[4])
-    return Block(verts, labels, (225, 228, 230), (30, 30, 30), 1.0)  # type: ignore[arg-type]
+    return Block(verts, labels, (225, 228, 230), (30, 30, 30), 1.0)
 
 
 def _draw_held(
@@ -255,11 +261,12 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
             draw_checker(canvas, model, c, radius, thick)
 
     draw_borne_off(canvas, model, style, scene.off_light, scene.off_dark)
-    cube_center = None
+    cube_center: tuple[float, float] | None = None
     if scene.cube is not None:
         block = _cube_block(scene.cube, geo, rng)
         draw_block(canvas, model, block)
-        cube_center = tuple(float(v) for v in model.project([block.top_centre])[0])
+        cx, cy = model.project([block.top_centre])[0]
+        cube_center = (float(cx), float(cy))
 
     dice_truth, blocks = [], []
     for spec in scene.dice:
@@ -277,7 +284,7 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
             DieTruth(
                 spec.value,
                 (float(centre[0]), float(centre[1])),
-                tuple(float(v) for v in (*img_v.min(0), *img_v.max(0))),  # type: ignore[arg-type]
+                _box(img_v),
                 spec.cocked,
                 under >= 0,
                 outside,
@@ -330,6 +337,6 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
         partly_occluded=partly,
         checkers=tuple(truths),
         layout=layout,
-        cube_center=cube_center,  # type: ignore[arg-type]
+        cube_center=cube_center,
         model=model,
     )

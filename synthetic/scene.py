@@ -12,6 +12,7 @@ A :class:`Scene` is plain data, checked when it is made; :func:`synthetic.render
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bgboard.layout import ImageLayout
 from synthetic.props import DIE_COLOURS
@@ -136,13 +137,6 @@ class Scene:
             raise RenderError("light must be positive and jpeg_quality 1..100 (or None)")
 
 
-def scene_from_layout(layout: ImageLayout, **kw: object) -> Scene:
+def scene_from_layout(layout: ImageLayout, **kw: Any) -> Scene:
     """A scene showing ``layout``; keyword arguments set the other :class:`Scene` fields."""
-    fields: dict[str, object] = {
-        "top": layout.top,
-        "bottom": layout.bottom,
-        "bar_light": layout.bar_light,
-        "bar_dark": layout.bar_dark,
-    }
-    fields.update(kw)
-    return Scene(**fields)  # type: ignore[arg-type]
+    return Scene(layout.top, layout.bottom, layout.bar_light, layout.bar_dark, **kw)

@@ -11,8 +11,9 @@ and ``aspect`` high, centred on the origin. :class:`Geometry` turns that into fi
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 import cv2
@@ -77,7 +78,7 @@ class Style:
     frame_texture: str = "plain"  # "plain", "wood", "leather"
     hinges: bool = True
     logo: str | None = None  # a maker's mark printed in the middle of each half
-    geometry: Geometry = field(default_factory=Geometry)
+    geometry: Geometry = dataclasses.field(default_factory=Geometry)
 
 
 STYLES: dict[str, Style] = {
@@ -231,11 +232,11 @@ def aa_fill(img: np.ndarray, polys: list[np.ndarray] | np.ndarray, colour: tuple
     if x0 >= x1 or y0 >= y1:
         return
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [p - np.int32([x0 * 16, y0 * 16]) for p in polys], 255, cv2.LINE_AA, 4)
+    cv2.fillPoly(mask, [p - np.array([x0 * 16, y0 * 16], np.int32) for p in polys], 255, cv2.LINE_AA, 4)
     a = mask.astype(np.float32) / 255
     roi = img[y0:y1, x0:x1]
     if img.ndim == 3:
-        roi[:] = roi * (1 - a[:, :, None]) + np.float32(colour_t[: img.shape[2]]) * a[:, :, None]
+        roi[:] = roi * (1 - a[:, :, None]) + np.array(colour_t[: img.shape[2]], np.float32) * a[:, :, None]
     else:
         roi[:] = roi * (1 - a) + np.float32(colour_t[0]) * a
 
@@ -284,7 +285,7 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
     h, w = img.shape[:2]
     origin = (origin[0] - x0, origin[1] - y0)
     # Drop shadow of the whole board on the table.
-    shadow = np.zeros((h, w), np.float32)
+    shadow: np.ndarray = np.zeros((h, w), np.float32)
     _fill(shadow, _poly(_rect(-bx + 0.01, -by + 0.015, bx + 0.015, by + 0.025), origin, ppu), (1.0,))
     shadow = cv2.GaussianBlur(shadow, (0, 0), 0.012 * ppu)
     img *= (1 - 0.45 * shadow)[:, :, None]
@@ -297,7 +298,7 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
         if x0 >= x1 or y0 >= y1:
             return
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        _fill(mask, pts - np.int32([x0 * 16, y0 * 16]), (1.0,))
+        _fill(mask, pts - np.array([x0 * 16, y0 * 16], np.int32), (1.0,))
         layer = texture(kind, colour, (y1 - y0, x1 - x0), tex_seed)
         roi = img[y0:y1, x0:x1]
         roi[:] = roi * (1 - mask[:, :, None]) + layer * mask[:, :, None]
@@ -307,9 +308,9 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
     tray_kind = "plain" if st.texture == "plain" else st.texture
     for sign in (-1, 1):
         x_in, x_out = 0.5 + RAIL, 0.5 + RAIL + TRAY
-        x0, x1 = (x_in, x_out) if sign > 0 else (-x_out, -x_in)
-        paint(_rect(x0, -half_h, x1, half_h), tray_kind, st.tray, seed + 13 + sign)
-        paint(_rect(x0, -0.012, x1, 0.012), st.frame_texture, st.frame, seed + 15 + sign)
+        left, right = (x_in, x_out) if sign > 0 else (-x_out, -x_in)
+        paint(_rect(left, -half_h, right, half_h), tray_kind, st.tray, seed + 13 + sign)
+        paint(_rect(left, -0.012, right, 0.012), st.frame_texture, st.frame, seed + 15 + sign)
     # The field: one surface under both halves; the bar is drawn over its middle.
     paint(_rect(-0.5, -half_h, 0.5, half_h), st.texture, st.field, seed + 17)
     # Points: triangles from each edge towards the middle, alternating colours, opposite points differ;
@@ -335,7 +336,7 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
                 text, st.logo, org, cv2.FONT_HERSHEY_TRIPLEX, scale, 255, max(1, round(scale)), cv2.LINE_AA
             )
             a = text.astype(np.float32)[:, :, None] / 255
-            img[:] = img * (1 - a) + np.float32(st.field) * 1.05 * a
+            img[:] = img * (1 - a) + np.array(st.field, np.float32) * 1.05 * a
     # The bar, with hinges.
     paint(_rect(-g.bar / 2, -half_h - OUTER, g.bar / 2, half_h + OUTER), st.frame_texture, st.bar, seed + 19)
     if st.hinges:
@@ -358,7 +359,7 @@ def empty_board(style_name: str, ppu: float) -> np.ndarray:
     ):
         _fill(walls, _poly(poly, origin, ppu), (0.0,))
     sigma = 0.008 * ppu
-    m = np.float32([[1, 0, 0.004 * ppu], [0, 1, 0.006 * ppu]])
+    m = np.array([[1, 0, 0.004 * ppu], [0, 1, 0.006 * ppu]], np.float32)
     wall_shadow = cv2.GaussianBlur(cv2.warpAffine(walls, m, (w, h)), (0, 0), sigma)
     inside = 1 - walls
     img *= (1 - 0.35 * wall_shadow * inside)[:, :, None]
@@ -419,7 +420,7 @@ def soft_disc(radius: float, blur: float) -> np.ndarray:
     """A blurred disc as float32 alpha (for shadows)."""
     half = int(math.ceil(radius + 3 * blur)) + 1
     n = 2 * half + 1
-    img = np.zeros((n, n), np.float32)
+    img: np.ndarray = np.zeros((n, n), np.float32)
     aa_fill(img, circle_poly(half, half, max(1.0, radius)), 1.0)
     if blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), blur)

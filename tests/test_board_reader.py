@@ -177,11 +177,11 @@ def test_a_lone_novel_bar_spot_is_that_spot_only_unless_a_neighbour_agrees() -> 
 
 
 @pytest.fixture(scope="module")
-def club():  # type: ignore[no-untyped-def]
+def club():
     return tournament_club()
 
 
-def test_wrong_frames_are_refused(club) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_frames_are_refused(club) -> None:
     reader = BoardReader(club.profile, use_dice=False)
     with pytest.raises(ProfileError, match="1280x720"):
         reader.read(np.zeros((480, 640, 3), np.uint8))
@@ -189,7 +189,7 @@ def test_wrong_frames_are_refused(club) -> None:  # type: ignore[no-untyped-def]
         reader.read(np.zeros((720, 1280), np.uint8))
 
 
-def test_profile_survives_the_file(club, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_profile_survives_the_file(club, tmp_path) -> None:
     club.profile.save(tmp_path / "p.profile")
     again = Profile.load(tmp_path / "p.profile")
     frame = club_frame(club.board, Board.start(), np.random.default_rng(1), occlude=False)
@@ -198,7 +198,7 @@ def test_profile_survives_the_file(club, tmp_path) -> None:  # type: ignore[no-u
     assert a.counts() == b.counts()
 
 
-def test_rendered_sample(club) -> None:  # type: ignore[no-untyped-def]
+def test_rendered_sample(club) -> None:
     """Twenty rendered frames: never a confident wrong cell, hands always flagged, many boards exact."""
     rng = np.random.default_rng(5)
     boards = random_boards(20, rng)
@@ -236,7 +236,7 @@ def test_start_calibration_finds_orientation_and_a_hand_is_flagged() -> None:
     }
 
 
-def test_a_die_on_the_bar_leaves_the_bar_readable(club) -> None:  # type: ignore[no-untyped-def]
+def test_a_die_on_the_bar_leaves_the_bar_readable(club) -> None:
     layout = Board.start().layout(club.orientation)
     scene = scene_from_layout(layout, style=club.style, camera=club.camera, dice=(DieSpec(5, 0.5, 0.25),))
     frame = render(scene, seed=5)
@@ -245,7 +245,7 @@ def test_a_die_on_the_bar_leaves_the_bar_readable(club) -> None:  # type: ignore
     assert reading.bar_light.count == 0 and not reading.bar_light.certain  # the die may hide one
 
 
-def test_a_die_candidate_on_a_bar_checker_does_not_hide_it(club) -> None:  # type: ignore[no-untyped-def]
+def test_a_die_candidate_on_a_bar_checker_does_not_hide_it(club) -> None:
     """The dice reader now and then proposes a checker's rim as a die; a bar checker the slots plainly
     see is still counted under it, though never surely."""
     from vision.reading import DieReading

@@ -133,5 +133,5 @@ def test_options_from_a_config_table() -> None:
     with pytest.raises(RuleOptionsError, match="unknown rule option.*jacobi"):
         RuleOptions.from_mapping({"jacobi": True})
     with pytest.raises(RuleOptionsError, match="table of name = value"):
-        RuleOptions.from_mapping(["jacoby"])  # type: ignore[arg-type]
+        RuleOptions.from_mapping(["jacoby"])
     assert issubclass(RuleOptionsError, ValueError)

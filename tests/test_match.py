@@ -110,7 +110,7 @@ def test_money_session_never_ends() -> None:
 def test_bad_length_is_refused() -> None:
     for bad in (-1, 2.5, "7"):
         with pytest.raises(MatchError, match="whole number of points"):
-            Match(length=bad)  # type: ignore[arg-type]
+            Match(length=bad)
 
 
 def test_whole_random_match_keeps_games_and_score() -> None:

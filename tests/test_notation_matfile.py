@@ -333,8 +333,8 @@ def test_replay_catches_a_bad_play() -> None:
 
 def gnubg_import(gnubg: object, path: Path) -> list[list[tuple[object, ...]]]:
     with contextlib.redirect_stdout(io.StringIO()):
-        gnubg.command(f'import mat "{path}"')  # type: ignore[attr-defined]
-    match = gnubg.match()  # type: ignore[attr-defined]
+        gnubg.command(f'import mat "{path}"')
+    match = gnubg.match()
     return [
         [(r.get("player"), r.get("action"), r.get("dice"), r.get("move")) for r in g["game"]]
         + [(g["info"]["winner"], g["info"]["points-won"])]

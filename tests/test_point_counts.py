@@ -150,11 +150,11 @@ def test_a_bar_half_knows_its_colour() -> None:
 
 
 @pytest.fixture(scope="module")
-def club():  # type: ignore[no-untyped-def]
+def club():
     return tournament_club()
 
 
-def test_strips_put_each_points_edge_first(club) -> None:  # type: ignore[no-untyped-def]
+def test_strips_put_each_points_edge_first(club) -> None:
     p = club.profile
     rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
 
@@ -174,7 +174,7 @@ def test_strips_put_each_points_edge_first(club) -> None:  # type: ignore[no-unt
         assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
 
 
-def test_bar_strips_start_at_the_middle(club) -> None:  # type: ignore[no-untyped-def]
+def test_bar_strips_start_at_the_middle(club) -> None:
     p = club.profile
     rect = Rectifier(p.corners, p.geometry.width, p.geometry.height, p.margin)
 
@@ -190,7 +190,7 @@ def test_bar_strips_start_at_the_middle(club) -> None:  # type: ignore[no-untype
         assert change[k, : STRIP_H // 4].mean() > 5 * change[k, STRIP_H // 2 :].mean()
 
 
-def _network_counts(club, image: np.ndarray) -> np.ndarray:  # type: ignore[no-untyped-def]
+def _network_counts(club, image: np.ndarray) -> np.ndarray:
     """The count network's likeliest count of each strip of ``image``, rectified with the club's profile."""
     net = count_net()
     assert net is not None
@@ -200,7 +200,7 @@ def _network_counts(club, image: np.ndarray) -> np.ndarray:  # type: ignore[no-u
 
 
 @pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
-def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untyped-def]
+def test_network_counts_rendered_points(club) -> None:
     rng = np.random.default_rng(12)
     right = total = 0
     for board in random_boards(6, rng):
@@ -215,7 +215,7 @@ def test_network_counts_rendered_points(club) -> None:  # type: ignore[no-untype
 
 
 @pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
-def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-untyped-def]
+def test_network_counts_checkers_on_the_bar(club) -> None:
     top, bottom = (0, -2, 0, 0, 3, 0, -5, 0, 0, 0, 0, 4), (0, 0, 2, 0, -3, 0, 5, 0, 0, 0, 0, -4)
     for light, dark in ((1, 0), (0, 2), (2, 3)):
         # checkers off the points onto the bar
@@ -227,7 +227,7 @@ def test_network_counts_checkers_on_the_bar(club) -> None:  # type: ignore[no-un
         assert (got[BAR_LIGHT], got[BAR_DARK]) == (light, dark)
 
 
-def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:  # type: ignore[no-untyped-def]
+def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:
     from vision.board_reader import BoardReader
     from vision.profile import Profile
 
@@ -243,7 +243,7 @@ def test_profile_keeps_whether_the_network_knows_the_board(club) -> None:  # typ
 
 
 @pytest.mark.skipif(count_net() is None, reason="the point-count model is not installed")
-def test_network_is_trusted_on_a_rendered_board_it_reads_right(club) -> None:  # type: ignore[no-untyped-def]
+def test_network_is_trusted_on_a_rendered_board_it_reads_right(club) -> None:
     from vision.board_reader import BoardReader
 
     assert club.profile.counts_trusted

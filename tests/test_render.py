@@ -326,7 +326,7 @@ def test_a_rolling_die_is_smeared_but_keeps_its_truth() -> None:
     x0, y0, x1, y1 = (round(v) for v in still.dice[0].box)
 
     def dark(frame: object) -> int:
-        return int((frame.image[y0:y1, x0:x1].max(2) < 80).sum())  # type: ignore[attr-defined]
+        return int((frame.image[y0:y1, x0:x1].max(2) < 80).sum())
 
     assert dark(still) > 30
     assert dark(rolling) < 0.6 * dark(still)  # smeared: few pixels stay as dark as the die's body

@@ -109,7 +109,7 @@ def make_data(clubs: int, frames: int, seed: int, out: Path, tall: float, bar: f
     np.savez_compressed(out, x=np.stack(xs), y=np.stack(ys), club=np.array(groups))
 
 
-def build_net():  # type: ignore[no-untyped-def]
+def build_net():
     """The strip network (torch): about 1.8 M multiply-adds a strip, all 26 strips of a frame in a few
     milliseconds on a Pi 5."""
     from torch import nn
@@ -202,7 +202,7 @@ def train(data: list[Path], steps: int, out: Path, seed: int, lr: float, resume:
             export(net, out)  # a usable model at every report, for a run cut short
 
 
-def export(net, out: Path) -> None:  # type: ignore[no-untyped-def]
+def export(net, out: Path) -> None:
     import torch
 
     net.eval()
@@ -220,7 +220,7 @@ def export(net, out: Path) -> None:  # type: ignore[no-untyped-def]
     )
 
 
-def evaluate(net, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+def evaluate(net, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     """Shares of strips counted right: all of them, and the bar's alone."""
     import torch
 
@@ -236,7 +236,7 @@ def evaluate(net, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:  # type:
     return right.sum() / max(total.sum(), 1), right[POINTS:].sum() / max(total[POINTS:].sum(), 1)
 
 
-def state_from_onnx(path: Path, like: dict) -> dict:  # type: ignore[type-arg]
+def state_from_onnx(path: Path, like: dict) -> dict:
     """A state dict for the network from its exported ONNX file (``torch.onnx.export`` folds each batch
     norm into the convolution before it): the convolutions take the folded weights, the norms become
     identities carrying the folded biases. Read with a few lines of protobuf, so no ``onnx`` package."""
@@ -312,7 +312,7 @@ def _packed(b: bytes) -> list[int]:
     return out
 
 
-def _fields(b: bytes):  # type: ignore[no-untyped-def]
+def _fields(b: bytes):
     """(field number, int or bytes) of one protobuf message."""
     i = 0
     while i < len(b):

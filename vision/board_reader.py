@@ -13,7 +13,7 @@ model calls it empty keeps the count from being confident. Where the profile tru
 network of :mod:`vision.point_counts` counts every whole point and each half of the bar as a second
 eye, and a count is sure only when both eyes agree (and the slots plainly tell its colour); a hand the
 network sees keeps the cells at its edge unsure, as one the slots see does. Dice found by
-:mod:`vision.dice` (when that module is present) spoil the slots and the dips between them under them
+:mod:`vision.dice` spoil the slots and the dips between them under them
 instead of being read as checkers; where nothing else in the frame is foreign, the network's "covered"
 on a point a die lies on is that die. A point the slots cannot read (a slot unlike calibration) is read,
 never surely, where the network plainly sees it uncovered and leans to a count its familiar slots allow.
@@ -21,7 +21,6 @@ never surely, where the network plainly sees it uncovered and leans to a count i
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, replace
 
@@ -40,6 +39,7 @@ from vision.checkers import (
     SlotSampler,
     call_slots,
 )
+from vision.dice import find_dice
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -124,7 +124,7 @@ class BoardReader:
         self.model: SlotModel = profile.model
         self.junction_model: SlotModel | None = profile.junction_model
         self.reference = profile.reference
-        self._find_dice = dice_finder() if use_dice else None
+        self._find_dice = find_dice if use_dice else None
         # the second eye only for boards whose calibration frame it read right
         self.counter = count_net() if use_counts and profile.counts_trusted else None
         self.dice_error = ""  # why dice are not being read, when they are not
@@ -135,9 +135,8 @@ class BoardReader:
         def outside(centers: np.ndarray) -> np.ndarray:
             corners = [centers + [dx, dy] for dx in (-pad, pad) for dy in (-pad, pad)]
             img = np.stack([self.rectifier.to_image(c) for c in corners])
-            return ((img[..., 0] < 0) | (img[..., 0] >= w) | (img[..., 1] < 0) | (img[..., 1] >= h)).any(
-                axis=0
-            )
+            off = (img[..., 0] < 0) | (img[..., 0] >= w) | (img[..., 1] < 0) | (img[..., 1] >= h)
+            return np.asarray(off.any(axis=0))
 
         self._outside_points = outside(self.grid.nominal)
         self._outside_bar = outside(self.grid.bar_nominal)
@@ -465,13 +464,4 @@ def _near_foreign(
     return out
 
 
-def dice_finder():  # type: ignore[no-untyped-def]
-    """``vision.dice.find_dice`` when the dice reader is installed, else None."""
-    try:
-        module = importlib.import_module("vision.dice")
-    except ImportError:
-        return None
-    return getattr(module, "find_dice", None)
-
-
-__all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples", "dice_finder"]
+__all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples"]

@@ -30,13 +30,13 @@ def _rectify(image: np.ndarray, quad: np.ndarray) -> tuple[np.ndarray, np.ndarra
     q = quad.astype(np.float32)
     width = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     height = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    fh = FIELD_PX * height / max(width, 1.0)
+    fh = FIELD_PX * height / max(float(width), 1.0)
     off = TRAY * FIELD_PX
     dst = np.array([[off, 0], [off + FIELD_PX, 0], [off + FIELD_PX, fh], [off, fh]], np.float32)
     h = cv2.getPerspectiveTransform(q, dst)
     size = (int(FIELD_PX + 2 * off), int(round(fh)))
     flat = cv2.warpPerspective(image, h, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    return flat, np.linalg.inv(h), fh
+    return flat, np.linalg.inv(h), float(fh)
 
 
 def _squares(gray: np.ndarray, side: float, where) -> list[tuple[float, float, float, float]]:

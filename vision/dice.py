@@ -375,7 +375,7 @@ def find_dice(
             [_rise(on) for on in resting],
         )
     else:
-        leaning, resting, feet = _leaning_in_photo(probs[kept]), [False] * len(kept), []
+        leaning, resting, feet = _leaning_in_photo(probs[kept]), [False] * len(kept), np.empty((0, 2))
         doubtful = [False] * len(kept)
         p_cocked = [float(probs[i][7]) / max(1.0 - float(probs[i][0]), 1e-6) for i in kept]
     readings = []

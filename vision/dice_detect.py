@@ -45,7 +45,7 @@ def heat_map(image: np.ndarray, scale: float) -> np.ndarray:
     on both.
     """
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
-    blob = cv2.dnn.blobFromImage(small, 1 / 255.0, None, (127.5, 127.5, 127.5))  # x / 255 - 0.5
+    blob = cv2.dnn.blobFromImage(small, scalefactor=1 / 255.0, mean=(127.5, 127.5, 127.5))  # x / 255 - 0.5
     n = _net(MODEL)  # looked up per call, so a benchmark can point MODEL at another file
     with n.lock:
         n.net.setInput(blob)

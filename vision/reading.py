@@ -108,10 +108,25 @@ class BoardReading:
         return dict(zip(CELLS, (*self.top, *self.bottom, self.bar_light, self.bar_dark), strict=True))
 
     @classmethod
-    def of_cells(cls, cells: dict[Cell, CellReading], **kw: object) -> BoardReading:
-        """The inverse of :meth:`cells`; keyword arguments set the other fields."""
+    def of_cells(
+        cls,
+        cells: dict[Cell, CellReading],
+        dice: tuple[DieReading, ...] = (),
+        elapsed_ms: float = 0.0,
+        notes: tuple[str, ...] = (),
+    ) -> BoardReading:
+        """The inverse of :meth:`cells`, with the frame's dice, the time the reading took and its notes."""
         ordered = [cells[c] for c in CELLS]
-        return cls(tuple(ordered[:12]), tuple(ordered[12:24]), ordered[24], ordered[25], **kw)  # type: ignore[arg-type]
+        return cls(
+            tuple(ordered[:12]),
+            tuple(ordered[12:24]),
+            ordered[24],
+            ordered[25],
+            dice,
+            None,
+            elapsed_ms,
+            notes,
+        )
 
     @property
     def unreadable_points(self) -> list[Cell]:

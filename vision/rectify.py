@@ -44,7 +44,7 @@ def quad_aspect(corners: Corners) -> float:
     q = np.asarray(corners, dtype=np.float64)
     top, bottom = np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[2] - q[3])
     left, right = np.linalg.norm(q[3] - q[0]), np.linalg.norm(q[2] - q[1])
-    return float((top + bottom) / max(left + right, 1e-6))
+    return float((top + bottom) / max(float(left + right), 1e-6))
 
 
 class Rectifier:
@@ -54,7 +54,7 @@ class Rectifier:
         q = check_corners(corners)
         self.width, self.height, self.margin = int(width), int(height), int(margin)
         m = float(margin)
-        dst = np.float32([[m, m], [m + width, m], [m + width, m + height], [m, m + height]])
+        dst = np.array([[m, m], [m + width, m], [m + width, m + height], [m, m + height]], np.float32)
         self.matrix = cv2.getPerspectiveTransform(q, dst)
         self.inverse = np.linalg.inv(self.matrix)
         self.size = (self.width + 2 * self.margin, self.height + 2 * self.margin)

@@ -139,7 +139,7 @@ def _likeliest(
     # five or with six, and a sixth checker in the last slot is as much a count as the fifth
     top = k
     # prefix sums: a colour's cost over slots 0..n-1 plus empty's over slots n..k-1
-    seen = [c.costs if not spoiled[s] else (0.0, 0.0, 0.0) for s, c in enumerate(calls)]
+    seen = [(0.0, 0.0, 0.0) if spoiled[s] or c.costs is None else c.costs for s, c in enumerate(calls)]
     prefix = {LIGHT: [0.0], DARK: [0.0]}
     for colour, sums in prefix.items():
         for c in seen:

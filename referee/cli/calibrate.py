@@ -16,13 +16,18 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from bgboard.layout import ImageLayout, Side
 from referee.cli import CommandError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ORIENTATIONS = ("bottom-right", "bottom-left", "top-right", "top-left")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "calibrate",
         help="learn a board and camera from one frame whose position is known",
@@ -47,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def load_image(path: str):  # type: ignore[no-untyped-def]
+def load_image(path: str) -> np.ndarray:
     """A colour frame from a file, or CommandError saying why not."""
     import cv2
 
@@ -59,9 +64,7 @@ def load_image(path: str):  # type: ignore[no-untyped-def]
     return frame
 
 
-def load_layout(path: str):  # type: ignore[no-untyped-def]
-    from bgboard.layout import ImageLayout
-
+def load_layout(path: str) -> ImageLayout:
     try:
         data = json.loads(Path(path).read_text())
     except OSError as e:
@@ -74,18 +77,12 @@ def load_layout(path: str):  # type: ignore[no-untyped-def]
         raise CommandError(f"{path}: expected a JSON object with top, bottom and bar")
     try:
         layout = ImageLayout.from_json(data)
-        light, dark = layout.checkers(_side("light")), layout.checkers(_side("dark"))
+        light, dark = layout.checkers(Side.LIGHT), layout.checkers(Side.DARK)
     except ValueError as e:
         raise CommandError(f"{path}: {e}") from None
     if light > 15 or dark > 15:
         raise CommandError(f"{path}: {light} light and {dark} dark checkers; a side has 15")
     return layout
-
-
-def _side(name: str):  # type: ignore[no-untyped-def]
-    from bgboard.layout import Side
-
-    return Side(name)
 
 
 def run(args: argparse.Namespace) -> int:

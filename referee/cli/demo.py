@@ -121,7 +121,7 @@ def run_demo(
     table = VirtualTable(seed=seed)
     print("referee demo: a virtual table, a rendered camera, the real readers and rules", file=out)
     start = table.calibration_frame()
-    corners = [tuple(float(v) for v in c) for c in start.field_quad]
+    corners = [(float(x), float(y)) for x, y in start.field_quad]
     profile = calibrate(start.image, corners, start=True, source="demo start frame")
     profile = Profile.from_json(profile.to_json())  # exactly what a saved profile gives `referee run`
     print(f"calibrated on the starting position: light's home is {profile.orientation.value}", file=out)
@@ -307,7 +307,7 @@ class _FrameWriter:
             cv2.imwrite(str(self.folder / "annotated" / f"frame_{frame.index:05d}.png"), img)
         if self.video_path is not None:
             if self.video is None:
-                fourcc = cv2.VideoWriter_fourcc(
+                fourcc = cv2.VideoWriter.fourcc(
                     *("mp4v" if self.video_path.suffix.lower() == ".mp4" else "MJPG")
                 )
                 self.video = cv2.VideoWriter(str(self.video_path), fourcc, 10.0, (w, h))

@@ -19,11 +19,17 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
 from referee.cli import CommandError
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+    from vision.profile import Profile
+
+
+def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "dice",
         help="find and read dice in images",
@@ -41,13 +47,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _load_quad(path: str):  # -> np.ndarray
+def _load_quad(path: str) -> tuple[np.ndarray, Profile]:
     import numpy as np
 
-    try:
-        from vision.profile import Profile
-    except ImportError as e:  # the calibration package is missing from this install
-        raise CommandError(f"cannot read profiles in this install: {e}") from None
+    from vision.profile import Profile
+
     try:
         profile = Profile.load(path)
     except (OSError, ValueError) as e:
@@ -55,7 +59,7 @@ def _load_quad(path: str):  # -> np.ndarray
     return np.array(profile.corners, dtype=np.float32), profile
 
 
-def _load(path: str):  # -> np.ndarray
+def _load(path: str) -> np.ndarray:
     """The image at ``path``; ValueError saying what is wrong when there is none."""
     import cv2
     import numpy as np
@@ -70,7 +74,7 @@ def _load(path: str):  # -> np.ndarray
     return image
 
 
-def _text(path: str, data: dict) -> str:
+def _text(path: str, data: dict[str, Any]) -> str:
     if "error" in data:
         return f"{path}: error: {data['error']}"
     parts = []
@@ -88,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     quad, profile = _load_quad(args.profile) if args.profile else (None, None)
     status = 0
     for path in args.images:
-        data: dict = {"image": path}
+        data: dict[str, Any] = {"image": path}
         try:
             image = _load(path)
         except ValueError as e:

@@ -10,7 +10,7 @@ import argparse
 import json
 import re
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from referee.cli import CommandError
 from referee.moves import legal_plays
@@ -19,7 +19,7 @@ from referee.notation.position_id import decode_position_id, encode_position_id
 _DICE = re.compile(r"^\s*([1-6])\s*[-, ]?\s*([1-6])\s*$")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "legal",
         help="list every legal play of a roll",
@@ -44,7 +44,7 @@ def parse_dice(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def plays_json(position_id: str, dice: tuple[int, int]) -> dict:
+def plays_json(position_id: str, dice: tuple[int, int]) -> dict[str, Any]:
     """The answer for one query: each legal play's text and the Position ID it leaves."""
     position = decode_position_id(position_id)
     return {
@@ -55,14 +55,14 @@ def plays_json(position_id: str, dice: tuple[int, int]) -> dict:
     }
 
 
-def _query(line: str) -> dict:
+def _query(line: str) -> dict[str, Any]:
     try:
         data = json.loads(line)
         position_id = data["position_id"]
-        dice = tuple(data["dice"])
-        if len(dice) != 2 or not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
+        d1, d2 = data["dice"]
+        if not all(isinstance(d, int) and 1 <= d <= 6 for d in (d1, d2)):
             raise ValueError(f"dice must be two integers 1..6, got {data['dice']!r}")
-        return plays_json(position_id, dice)  # type: ignore[arg-type]
+        return plays_json(position_id, (d1, d2))
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
         reason = f"missing key {e}" if isinstance(e, KeyError) else str(e)
         return {"error": f'{reason}; expected {{"position_id": "...", "dice": [d1, d2]}}'}

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from referee.cli import CommandError
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+
+def add_parser(sub: Any) -> None:
     p = sub.add_parser("markers", help="write the ArUco marker sheet to print (PNG or PDF)",
                        description=__doc__.split("\n\n", 2)[2] if __doc__ else None)  # fmt: skip
     p.add_argument("-o", "--output", default="markers.png", help="a .png or .pdf file (default markers.png)")
@@ -23,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def write_pdf(gray, path: Path) -> None:  # type: ignore[no-untyped-def]
+def write_pdf(gray: np.ndarray, path: Path) -> None:
     """A one-page PDF holding the grey image at A4 width (no PDF library needed)."""
     h, w = gray.shape
     page = 595.0  # A4 width in points

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from referee.cli import CommandError
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "read",
         help="read checkers (and dice) in camera frames",
@@ -30,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _text(path: str, data: dict) -> str:
+def _text(path: str, data: dict[str, Any]) -> str:
     def row(values: list[int]) -> str:
         return " ".join(f"{v:+d}" if v else " 0" for v in values)
 

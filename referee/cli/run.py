@@ -28,6 +28,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hardware import notify
+    from hardware.console_signals import ConsoleSignals
     from hardware.frames import FrameSourceError, SourceSpecError
     from hardware.picamera import CameraSettings, CameraSettingsError
     from hardware.sources import open_signals, open_source
@@ -77,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     signals = open_signals(hardware.signals)
     pipeline = Pipeline(BoardReader(profile), still_frames=config.settle_frames)
     loop = FrameLoop(pipeline, session, signals, presses=presses)
-    console = hardware.signals.output == "console" and hasattr(signals, "read_keys")
-    if console and not args.no_keys and sys.stdin is not None and sys.stdin.isatty():
+    keys = not args.no_keys and sys.stdin is not None and sys.stdin.isatty()
+    if isinstance(signals, ConsoleSignals) and keys:
         signals.read_keys()
     live = not spec.startswith("replay:") and not recorded.exists()
     frames = LatestFrames(source) if live else iter(source)
