@@ -337,17 +337,12 @@ def training_sets(
 ) -> TrainingSets:
     """Slots of the frame itself plus ``copies`` variants with its own checkers pasted onto empty points
     (off the grid) and onto its stacks' dips, under a little different light."""
-    g, k, m = grid.geometry, grid.k, grid.sampler.margin
     original = grid.sample(canonical)
-    labels = slot_labels(layout, k)
-    jl = junction_labels(layout, k)
+    labels = slot_labels(layout, grid.k)
+    jl = junction_labels(layout, grid.k)
     feats, labs = [original.point_features], [labels]
     jfeats, jlabs = [original.junction_features[jl >= 0]], [jl[jl >= 0]]
-    cuts: dict[int, list[Cut]] = {LIGHT: [], DARK: []}
-    for n, (x, y) in enumerate(original.point_centers):
-        colour = int(labels[n])
-        if colour != EMPTY and len(cuts[colour]) < 12:
-            cuts[colour].append(cut_checker(canonical, (int(x) + m, int(y) + m), g.radius_x, g.radius_y))
+    cuts = _checker_cuts(canonical, grid, original, labels)
     colours = [c for c in (LIGHT, DARK) if cuts[c]]
     if not colours:
         return TrainingSets(
@@ -358,35 +353,7 @@ def training_sets(
     variants: list[tuple[np.ndarray, np.ndarray]] = []
     for _ in range(copies):
         img = canonical.copy()
-        slot_lab = labels.copy()
-        junc_lab = np.full((24, k - 1), -1, dtype=np.int8)
-        upper: list[tuple[Row, int, int, int]] = []
-        for r, row in enumerate(ROWS):
-            for i, v in enumerate(layout.row(row)):
-                n = abs(v)
-                colour = LIGHT if v > 0 else DARK
-                if n == 0 and rng.random() < 0.8:
-                    colour = colours[int(rng.integers(len(colours)))]
-                    n = int(rng.integers(1, k + 1))
-                    base = (r * 12 + i) * k
-                    slot_lab[base : base + n] = colour
-                    for s in range(n):
-                        x, y = g.slot_center(row, i, s)
-                        x += float(rng.uniform(-0.5, 0.5)) * g.radius_x
-                        y += float(rng.uniform(-0.08, 0.08)) * g.pitch
-                        paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m))
-                if n > k or n < 3 or colour not in colours:
-                    continue
-                junc_lab[r * 12 + i, : n - 1] = EMPTY
-                if rng.random() < 0.6:
-                    upper.append((row, i, colour, int(rng.integers(1, n))))
-        for row, i, colour, count in upper:
-            r = ROWS.index(row)
-            junc_lab[r * 12 + i, :count] = colour
-            for j in range(1, count + 1):
-                x, y = g.slot_center(row, i, j - 0.5)
-                x += float(rng.uniform(-0.2, 0.2)) * g.radius_x
-                paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m), shadow=0.35)
+        slot_lab, junc_lab = _paste_points(img, grid, layout, labels, cuts, colours, rng)
         pasted = _paste_bar(img, grid, cuts, colours, rng)
         img = vary_light(img, rng)
         variants.append((img, slot_lab))
@@ -406,6 +373,63 @@ def training_sets(
         variants,
         bar_pasted,
     )
+
+
+def _checker_cuts(
+    canonical: np.ndarray, grid: SlotGrid, original: SlotSamples, labels: np.ndarray
+) -> dict[int, list[Cut]]:
+    """Up to twelve of the frame's own checkers of each colour, cut out to paste elsewhere."""
+    g, m = grid.geometry, grid.sampler.margin
+    cuts: dict[int, list[Cut]] = {LIGHT: [], DARK: []}
+    for n, (x, y) in enumerate(original.point_centers):
+        colour = int(labels[n])
+        if colour != EMPTY and len(cuts[colour]) < 12:
+            cuts[colour].append(cut_checker(canonical, (int(x) + m, int(y) + m), g.radius_x, g.radius_y))
+    return cuts
+
+
+def _paste_points(
+    img: np.ndarray,
+    grid: SlotGrid,
+    layout: ImageLayout,
+    labels: np.ndarray,
+    cuts: dict[int, list[Cut]],
+    colours: list[int],
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pastes checkers (in place) onto most empty points, a little off the grid, and a second layer onto
+    some stacks of three or more; returns the slots' labels and the dips' labels (-1: not known)."""
+    g, k, m = grid.geometry, grid.k, grid.sampler.margin
+    slot_lab = labels.copy()
+    junc_lab = np.full((24, k - 1), -1, dtype=np.int8)
+    upper: list[tuple[Row, int, int, int]] = []
+    for r, row in enumerate(ROWS):
+        for i, v in enumerate(layout.row(row)):
+            n = abs(v)
+            colour = LIGHT if v > 0 else DARK
+            if n == 0 and rng.random() < 0.8:
+                colour = colours[int(rng.integers(len(colours)))]
+                n = int(rng.integers(1, k + 1))
+                base = (r * 12 + i) * k
+                slot_lab[base : base + n] = colour
+                for s in range(n):
+                    x, y = g.slot_center(row, i, s)
+                    x += float(rng.uniform(-0.5, 0.5)) * g.radius_x
+                    y += float(rng.uniform(-0.08, 0.08)) * g.pitch
+                    paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m))
+            if n > k or n < 3 or colour not in colours:
+                continue
+            junc_lab[r * 12 + i, : n - 1] = EMPTY
+            if rng.random() < 0.6:
+                upper.append((row, i, colour, int(rng.integers(1, n))))
+    for row, i, colour, count in upper:
+        r = ROWS.index(row)
+        junc_lab[r * 12 + i, :count] = colour
+        for j in range(1, count + 1):
+            x, y = g.slot_center(row, i, j - 0.5)
+            x += float(rng.uniform(-0.2, 0.2)) * g.radius_x
+            paste(img, cuts[colour][int(rng.integers(len(cuts[colour])))], (x + m, y + m), shadow=0.35)
+    return slot_lab, junc_lab
 
 
 def _paste_bar(
@@ -481,9 +505,36 @@ def calibrate(
     except ValueError as e:
         raise CalibrationError(str(e)) from None
     width, height, margin = _base(frame, corners)
-    weak = ""
     canonical = Rectifier(corners, width, height, margin).warp(frame)
-    if start:
+    layout, found, fit, weak = _position(canonical, width, height, margin, known)
+    grid = SlotGrid(fit.geometry, margin)
+    look = _slot_looks(canonical, grid, layout)
+    profile = Profile(
+        (frame.shape[1], frame.shape[0]),
+        tuple((float(x), float(y)) for x, y in corners),
+        fit.geometry,
+        margin,
+        orientation or found,
+        look.model,
+        look.junction,
+        look.reference,
+        look.bar_reference,
+        source=source,
+        empty_field=look.field,
+    )
+    profile.counts_trusted = counts_agree(canonical, profile, layout)
+    profile.fixtures = board_fixtures(frame, profile)
+    profile.notes = ([weak] if weak else []) + _self_check(profile, frame, layout)
+    return profile
+
+
+def _position(
+    canonical: np.ndarray, width: int, height: int, margin: int, known: ImageLayout | None
+) -> tuple[ImageLayout, Orientation, _Fit, str]:
+    """The position the frame shows (``known``, or the start in the orientation its checkers fit best),
+    the orientation it implies, the fitted geometry, and a warning when a known position fits poorly. A
+    frame that does not look like the start when it is said to be is refused."""
+    if known is None:
         found, fit = _start_layout(canonical, width, height, margin)
         if fit.score < START_FIT:
             raise CalibrationError(
@@ -491,17 +542,30 @@ def calibrate(
                 f"{fit.score:.2f}, a start fits above {START_FIT}): check the corners, or calibrate with "
                 "--known LAYOUT.json giving the position shown"
             )
-        orientation = orientation or found
-        layout = Board.start().layout(found)
-    else:
-        assert known is not None
-        layout = known
-        orientation = orientation or default_orientation(layout)
-        fit = fit_geometry(canonical, width, height, margin, layout)
-        if any(layout.top + layout.bottom) and fit.score < START_FIT:
-            weak = f"the known position fits the frame poorly ({fit.score:.2f}): check the corners and layout"
-    g = fit.geometry
-    grid = SlotGrid(g, margin)
+        return Board.start().layout(found), found, fit, ""
+    fit = fit_geometry(canonical, width, height, margin, known)
+    weak = ""
+    if any(known.top + known.bottom) and fit.score < START_FIT:
+        weak = f"the known position fits the frame poorly ({fit.score:.2f}): check the corners and layout"
+    return known, default_orientation(known), fit, weak
+
+
+@dataclass
+class _SlotLooks:
+    """What the slots of one board look like: the slot model (points and bar), the second layer's, each
+    empty slot's own look and the board with no checkers."""
+
+    model: SlotModel
+    junction: SlotModel | None
+    reference: EmptyReference | None
+    bar_reference: EmptyReference | None
+    field: EmptyField
+
+
+def _slot_looks(canonical: np.ndarray, grid: SlotGrid, layout: ImageLayout) -> _SlotLooks:
+    """Learns the board's slots from the frame and its variants (:func:`training_sets`). The bar's
+    checkers are found by a first model trained on the points, then everything trains the model kept."""
+    g = grid.geometry
     sets = training_sets(canonical, grid, layout, np.random.default_rng(0))
     first = SlotModel.fit(*sets.main)
     samples = sets.original
@@ -522,28 +586,8 @@ def calibrate(
     if bar_reference is not None and reference is not None:
         # the bar's variants only change the light; allow it the slack the points needed for drift too
         bar_reference.limit = max(bar_reference.limit, reference.limit)
-    junction = None
-    if len(set(sets.junction[1].tolist())) >= 2:
-        junction = SlotModel.fit(*sets.junction)
-    profile = Profile(
-        (frame.shape[1], frame.shape[0]),
-        tuple((float(x), float(y)) for x, y in corners),
-        g,
-        margin,
-        orientation,
-        model,
-        junction,
-        reference,
-        bar_reference,
-        source=source,
-        empty_field=field_look,
-    )
-    profile.counts_trusted = counts_agree(canonical, profile, layout)
-    profile.fixtures = board_fixtures(frame, profile)
-    profile.notes = _self_check(profile, frame, layout)
-    if not start and weak:
-        profile.notes.insert(0, weak)
-    return profile
+    junction = SlotModel.fit(*sets.junction) if len(set(sets.junction[1].tolist())) >= 2 else None
+    return _SlotLooks(model, junction, reference, bar_reference, field_look)
 
 
 def board_fixtures(frame: np.ndarray, profile: Profile) -> tuple[tuple[float, float], ...]:

@@ -17,6 +17,9 @@ from synthetic.props import Checker
 from synthetic.scene import Scene
 from synthetic.styles import Geometry, Style
 
+# a checker placed on the board: its cell, the checker, its layer (0 on the board) and whether it is light
+Placed = tuple[Cell, Checker, int, bool]
+
 BAR_GAP = 0.45  # free space either side of the bar's centre (for the cube), in checker diameters
 
 
@@ -72,13 +75,11 @@ def cell_columns(scene: Scene, geo: Geometry) -> list[tuple[Cell, int, float, fl
     return cols
 
 
-def place_checkers(
-    scene: Scene, style: Style, rng: np.random.Generator
-) -> list[tuple[Cell, Checker, int, bool]]:
+def place_checkers(scene: Scene, style: Style, rng: np.random.Generator) -> list[Placed]:
     geo = style.geometry
     d = geo.diameter
     t = d * geo.thickness
-    placed: list[tuple[Cell, Checker, int, bool]] = []
+    placed: list[Placed] = []
     for cell, v, x, y0, sign, limit in cell_columns(scene, geo):
         look = style.light if v > 0 else style.dark
         slide = 0.0
@@ -97,9 +98,7 @@ def place_checkers(
     return separate(placed, d)
 
 
-def separate(
-    placed: list[tuple[Cell, Checker, int, bool]], d: float
-) -> list[tuple[Cell, Checker, int, bool]]:
+def separate(placed: list[Placed], d: float) -> list[Placed]:
     """Push apart checkers of one layer that the sideways drift made overlap: solid discs only touch."""
     out = list(placed)
     for layer in {k for _, _, k, _ in out}:
@@ -146,9 +145,7 @@ def cells_hidden(
     return frozenset(full), frozenset(part)
 
 
-def top_checker_at(
-    x: float, y: float, checkers: list[tuple[Cell, Checker, int, bool]], geo: Geometry
-) -> float:
+def top_checker_at(x: float, y: float, checkers: list[Placed], geo: Geometry) -> float:
     """Height of the highest checker top under world point (x, y); -1 when none is under it."""
     r = geo.diameter / 2
     tops = [c.z + geo.diameter * geo.thickness for _, c, _, _ in checkers if math.hypot(c.x - x, c.y - y) < r]

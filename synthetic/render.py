@@ -10,7 +10,7 @@ cells a hand or cup hides).
     >>> frame.image.shape, [d.value for d in frame.dice]
     ((720, 1280, 3), [3, 5])
 
-Conventions (the board reader and the benchmarks rely on them):
+Conventions (the benchmarks score the readers against them):
 
 - **Field coordinates**: ``x, y`` in 0..1 across the playing field (the 24 points and the bar, not the
   trays), ``(0, 0)`` its top-left corner as the image shows it. :attr:`Rendered.field_quad` gives its
@@ -55,6 +55,7 @@ from synthetic.camera import CameraModel
 from synthetic.effects import postprocess
 from synthetic.hands import draw_clutter, draw_occluder, make_hand
 from synthetic.placement import (
+    Placed,
     cells_hidden,
     checker_slots,
     place_checkers,
@@ -247,11 +248,41 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
     model, maps = _camera(scene.camera, tuple(size), scene.style)
     x0, y0, x1, y1 = model.crop
     canvas = empty_board(scene.style, model.px_per_unit)[y0:y1, x0:x1].copy()
-
     if scene.clutter:
         # Its own generator, so that adding clutter changes nothing else in the frame.
         draw_clutter(canvas, model, scene.clutter, geo.aspect, np.random.default_rng([seed, 7]))
     checkers = place_checkers(scene, style, rng)
+    _draw_checkers(canvas, model, checkers, geo)
+    draw_borne_off(canvas, model, style, scene.off_light, scene.off_dark)
+    cube_center = _draw_cube(canvas, model, scene.cube, geo, rng) if scene.cube is not None else None
+    dice, blocks = _draw_dice(canvas, model, scene.dice, checkers, geo, rng)
+    hidden = _draw_hands(canvas, model, style, scene.hands, rng)
+    occluded, partly = cells_hidden(scene, geo, model, hidden) if scene.hands else (frozenset(), frozenset())
+    if scene.hands:
+        dice = [
+            dataclasses.replace(t, covered=_face_covered(b, model, hidden))
+            for t, b in zip(dice, blocks, strict=True)
+        ]
+    image = cv2.remap(canvas, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    image = postprocess(image, scene, rng)
+    half_h = geo.aspect / 2
+    quad = model.project([[-0.5, -half_h, 0], [0.5, -half_h, 0], [0.5, half_h, 0], [-0.5, half_h, 0]])
+    return Rendered(
+        image=image,
+        field_quad=quad,
+        dice=tuple(dice),
+        occluded=occluded,
+        style=scene.style,
+        partly_occluded=partly,
+        checkers=_checker_truths(model, checkers, geo),
+        layout=ImageLayout(scene.top, scene.bottom, scene.bar_light, scene.bar_dark),
+        cube_center=cube_center,
+        model=model,
+    )
+
+
+def _draw_checkers(canvas: np.ndarray, model: CameraModel, checkers: list[Placed], geo: Geometry) -> None:
+    """Layer by layer, every checker's shadow before the checkers, so no shadow falls on a checker beside."""
     radius, thick = geo.diameter / 2, geo.diameter * geo.thickness
     for layer in sorted({k for _, _, k, _ in checkers}):
         row = [c for _, c, k, _ in checkers if k == layer]
@@ -260,40 +291,57 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
         for c in row:
             draw_checker(canvas, model, c, radius, thick)
 
-    draw_borne_off(canvas, model, style, scene.off_light, scene.off_dark)
-    cube_center: tuple[float, float] | None = None
-    if scene.cube is not None:
-        block = _cube_block(scene.cube, geo, rng)
-        draw_block(canvas, model, block)
-        cx, cy = model.project([block.top_centre])[0]
-        cube_center = (float(cx), float(cy))
 
-    dice_truth, blocks = [], []
-    for spec in scene.dice:
+def _draw_cube(
+    canvas: np.ndarray, model: CameraModel, cube: CubeSpec, geo: Geometry, rng: np.random.Generator
+) -> tuple[float, float]:
+    """The doubling cube; returns the image point of its top face's centre."""
+    block = _cube_block(cube, geo, rng)
+    draw_block(canvas, model, block)
+    cx, cy = model.project([block.top_centre])[0]
+    return float(cx), float(cy)
+
+
+def _draw_dice(
+    canvas: np.ndarray,
+    model: CameraModel,
+    dice: tuple[DieSpec, ...],
+    checkers: list[Placed],
+    geo: Geometry,
+    rng: np.random.Generator,
+) -> tuple[list[DieTruth], list[Block]]:
+    """The dice, each on the board or on top of the checker under it; their truth and their blocks."""
+    truths, blocks = [], []
+    for spec in dice:
         wx, wy, _ = geo.world(spec.x, spec.y)
         under = top_checker_at(wx, wy, checkers, geo)
         block = _die_block(spec, geo, max(under, 0.0), rng)
         blocks.append(block)
         draw_block(canvas, model, block)
-        img_v = model.project(block.vertices)
         centre = model.project([block.top_centre])[0]
         outside = not (0 <= spec.x <= 1 and 0 <= spec.y <= 1)
         on_bar = abs(spec.x - 0.5) <= geo.bar / 2
         half = None if outside or on_bar else (Half.LEFT if spec.x < 0.5 else Half.RIGHT)
-        dice_truth.append(
+        box = _box(model.project(block.vertices))
+        truths.append(
             DieTruth(
-                spec.value,
-                (float(centre[0]), float(centre[1])),
-                _box(img_v),
-                spec.cocked,
-                under >= 0,
-                outside,
-                half,
+                spec.value, (float(centre[0]), float(centre[1])), box, spec.cocked, under >= 0, outside, half
             )
         )
+    return truths, blocks
 
+
+def _draw_hands(
+    canvas: np.ndarray,
+    model: CameraModel,
+    style: Style,
+    hands: tuple[HandSpec, ...],
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Hands, arms and cups over the board (a hand may hold a checker); returns the mask they cover."""
+    geo = style.geometry
     hidden = np.zeros(canvas.shape[:2], np.uint8)
-    for hand in scene.hands:
+    for hand in hands:
         wx, wy, _ = geo.world(hand.x, hand.y)
         occ = make_hand(hand.kind, wx, wy, hand.angle, hand.scale, rng)
         if hand.blur > 0:
@@ -301,42 +349,16 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
         if hand.holding and hand.kind != "cup":
             _draw_held(canvas, model, style, hand, occ.z, hidden)
         draw_occluder(canvas, model, occ, hidden)
-    occluded, partly = cells_hidden(scene, geo, model, hidden) if scene.hands else (frozenset(), frozenset())
-    if scene.hands:
-        dice_truth = [
-            dataclasses.replace(t, covered=_face_covered(b, model, hidden))
-            for t, b in zip(dice_truth, blocks, strict=True)
-        ]
+    return hidden
 
-    image = cv2.remap(canvas, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    image = postprocess(image, scene, rng)
 
-    half_h = geo.aspect / 2
-    quad = model.project([[-0.5, -half_h, 0], [0.5, -half_h, 0], [0.5, half_h, 0], [-0.5, half_h, 0]])
-    truths = []
-    tops = (
-        model.project([[c.x, c.y, c.z + thick] for _, c, _, _ in checkers]) if checkers else np.zeros((0, 2))
-    )
-    for (cell, c, layer, light), top in zip(checkers, tops, strict=True):
-        truths.append(
-            CheckerTruth(
-                cell,
-                light,
-                layer,
-                (float(top[0]), float(top[1])),
-                (c.x + 0.5, c.y / geo.aspect + 0.5),
-            )
-        )
-    layout = ImageLayout(scene.top, scene.bottom, scene.bar_light, scene.bar_dark)
-    return Rendered(
-        image=image,
-        field_quad=quad,
-        dice=tuple(dice_truth),
-        occluded=occluded,
-        style=scene.style,
-        partly_occluded=partly,
-        checkers=tuple(truths),
-        layout=layout,
-        cube_center=cube_center,
-        model=model,
+def _checker_truths(model: CameraModel, checkers: list[Placed], geo: Geometry) -> tuple[CheckerTruth, ...]:
+    """Where every checker landed: its cell, colour, layer, top face in the image and base on the field."""
+    if not checkers:
+        return ()
+    thick = geo.diameter * geo.thickness
+    tops = model.project([[c.x, c.y, c.z + thick] for _, c, _, _ in checkers])
+    return tuple(
+        CheckerTruth(cell, light, layer, (float(top[0]), float(top[1])), (c.x + 0.5, c.y / geo.aspect + 0.5))
+        for (cell, c, layer, light), top in zip(checkers, tops, strict=True)
     )

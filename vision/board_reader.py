@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bgboard.layout import Cell, Side
+from bgboard.layout import POINT_CELLS, Cell, Side
 from bgboard.position import CHECKERS
 from vision.checkers import (
     DARK,
@@ -66,8 +66,7 @@ FIXTURE_REACH = 0.6
 # with a hand in the frame, a cell the strip network gives "covered" this much may hide its neighbours' edge
 HALF_SEEN = 0.25
 # with the network seeing a hand in the frame, a cell it gives "covered" this much may lie under the
-# hand's edge (rendered seeds 7..11: two such cells were read surely at 0.019 and 0.026; sure cells of
-# frames without a hand reach it some 35 times in 10,000)
+# hand's edge (a sure cell of a frame without a hand seldom reaches it)
 UNEASY = 0.01
 
 
@@ -82,6 +81,32 @@ class SlotSamples:
     junction_features: np.ndarray  # 24 x (K-1): between slots j-1 and j, where a second layer sits
     junction_centers: np.ndarray
     prepared: Prepared
+
+
+@dataclass
+class _Slots:
+    """One frame's slots as the slot model sees them: each slot's distances to empty, light and dark, and
+    how far it looks from anything seen at calibration (``near``)."""
+
+    samples: SlotSamples
+    point_d: np.ndarray
+    point_near: np.ndarray
+    bar_d: np.ndarray
+    bar_near: np.ndarray
+
+
+@dataclass
+class _PointEvidence:
+    """What tells each point's count: the slots' calls (``spoiled`` under a die), the slots the empty
+    field leaves ``doubtful``, the dips' calls, the slots' distances and the strip network's counts."""
+
+    point_calls: list[SlotCall]
+    spoiled: list[bool]
+    doubtful: np.ndarray
+    junctions: list[SlotCall] | None
+    point_d: np.ndarray
+    counts: np.ndarray | None
+    under_die: np.ndarray  # the slots a die lies over, as an array
 
 
 class SlotGrid:
@@ -153,125 +178,134 @@ class BoardReader:
         if dice is None:
             dice = self._dice(frame)
         canonical = self.rectifier.warp(frame)
-        samples = self.grid.sample(canonical)
-        k = self.grid.k
-        novelty = self.model.novelty
-        point_d, point_near = self.model.measure(samples.point_features)
-        # foreign things are judged on the slot model's own call: the empty field sees a hand as "not empty"
-        model_empty = point_d.argmin(axis=1) == EMPTY
-        bar_d, bar_near = self.model.measure(samples.bar_features)
-        dice = self._not_checkers(dice, samples, point_d, point_near, bar_d, bar_near)
-        spoiled = self._under_dice(dice, samples.point_centers)
+        slots = self._look(canonical)
+        dice = self._not_checkers(dice, slots)
+        spoiled = self._under_dice(dice, slots.samples.point_centers)
         under_die = np.array(spoiled, dtype=bool)
-        field = self.profile.empty_field
-        doubtful = np.zeros(len(point_d), dtype=bool)
-        if field is not None:
-            g = self.profile.geometry
-            diffs = field.differences(
-                canonical, self.grid.nominal, FIELD_DISC * g.radius_x, self.profile.margin
-            )
-            doubtful = field.doubtful(point_d, diffs)
-            was_checker = point_d.argmin(axis=1) != EMPTY
-            point_d = field.adjust(point_d, diffs, (point_near < USUAL * novelty) & ~under_die)
-            # the empty field overruling the slot model settles the count, never makes it sure
-            doubtful |= was_checker & (point_d.argmin(axis=1) == EMPTY)
-        # a die is no hand: the slots under it are spoiled (anything may be there), not foreign
-        point_near = np.where(under_die, 0.0, point_near)
-        score = point_near / novelty
-        if self.reference is not None:
-            # a slot that reads empty but no longer looks like it did empty at calibration is covered
-            changed = self.reference.changed(self.model.standardise(samples.point_features))
-            score = np.where(model_empty & ~under_die, np.maximum(score, changed), score)
-        point_foreign = foreign_points(score.reshape(2, 12, k), 1.0).ravel()
-        bar_score = bar_near / novelty
-        if self.profile.bar_reference is not None:
-            changed = self.profile.bar_reference.changed(self.model.standardise(samples.bar_features))
-            bar_score = np.where(bar_d.argmin(axis=1) == EMPTY, np.maximum(bar_score, changed), bar_score)
-        # a die on the bar is no hand either: what is under it may be anything, and is not counted
-        bar_under_die = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
-        bar_score = np.where(bar_under_die, 0.0, bar_score)
-        bar_foreign = foreign_line(bar_score, 1.0)
-        # a lone novel spot that no neighbour backs (a glint, the bar's end) hides that spot, not the bar
-        bar_lone = (
-            lone_spots(bar_score, 1.0, samples.bar_centers, 0.25 * self.profile.geometry.pitch)
-            & bar_foreign
-            & ~self._outside_bar
-        )
-        point_calls = call_slots(point_d, novelty, self._outside_points | point_foreign, point_near)
-        bar_calls = call_slots(bar_d, novelty, self._outside_bar | (bar_foreign & ~bar_lone), bar_near)
-        # a lone novel spot no neighbour backs hides that spot only
-        bar_calls = [
-            _HIDDEN if lone and not under else c
-            for c, under, lone in zip(
-                _spoil(bar_calls, bar_under_die.tolist()), bar_under_die, bar_lone, strict=True
-            )
-        ]
-        junction_calls = None
-        if self.junction_model is not None and k > 1:
-            jm = self.junction_model
-            junction_d, junction_near = jm.measure(samples.junction_features)
-            junction_calls = call_slots(junction_d, jm.novelty, self._outside_junctions, junction_near)
-            # a die over a dip between slots spoils it as it does the slots: anything may be there, and
-            # a die is no hand (a die's look there is novel and would make the whole point unreadable)
-            junction_calls = _spoil(junction_calls, self._under_dice(dice, samples.junction_centers))
+        point_d, doubtful = self._empty_field(canonical, slots, under_die)
+        point_calls, point_foreign = self._point_calls(slots, point_d, under_die)
+        bar_calls, bar_foreign = self._bar_calls(slots, dice)
+        foreign = bool(point_foreign.any() or bar_foreign.any())
         counts = None
         if self.counter is not None:
             counts = self.counter.probabilities(strips(canonical, self.profile.geometry, self.profile.margin))
-            leans = slot_leans(point_d[:, LIGHT], point_d[:, DARK])
-        # strips whose "covered" the network may owe to a die on them: where the slots see nothing foreign
-        # in the whole frame (dice they know of are no hand) and each strip the network finds even half
-        # covered holds a die, no more of them than dice. A cup or a hand is wider than a point and
-        # casts its doubt on the strips beside it too (rendered: a cup beside a die left 0.4 there).
-        excused = np.zeros(len(counts) if counts is not None else 0, dtype=bool)
-        if counts is not None and not (point_foreign.any() or bar_foreign.any()):
-            has_die = np.append(under_die.reshape(24, k).any(axis=1), [False, False])
-            uneasy = counts[:, COVERED] >= HALF_SEEN
-            if (has_die | ~uneasy).all() and uneasy.sum() <= len(dice):
-                excused = has_die & (counts[:, COVERED] >= OPEN)
-        rows = {}
-        for r, row in enumerate(ROWS):
-            cells = []
-            for i in range(12):
-                base = (r * 12 + i) * k
-                jbase = (r * 12 + i) * (k - 1)
-                upper = junction_calls[jbase : jbase + k - 1] if junction_calls is not None else None
-                cell = point_cell(
-                    point_calls[base : base + k],
-                    wildcard=spoiled[base : base + k],
-                    upper=upper,
-                    doubtful=doubtful[base : base + k].tolist(),
-                )
-                seen: tuple[int, ...] = ()
-                if counts is not None and not cell.readable:
-                    # what the slots allow when what is novel over them may be anything
-                    seen = _seen(point_calls[base : base + k], spoiled[base : base + k], upper)
-                if counts is not None:
-                    # the colour over the slots the network says are filled (those a die spoils tell nothing)
-                    p = counts[r * 12 + i]
-                    n = min(int(p[:COVERED].argmax()), k)
-                    lean = colour_lean(leans[base : base + n][~under_die[base : base + n]])
-                    if excused[r * 12 + i] and cell.readable:
-                        # the network's "covered" there is the die; a count agreed past it is no sure thing
-                        cell = fuse(cell, past_die(p), lean, seen=seen)
-                        cell = CellReading(cell.count, min(cell.confidence, CONFIDENT - 0.05), cell.plausible)
-                    else:
-                        cell = fuse(cell, p, lean, seen=seen)
-                cells.append(cell)
-            rows[row] = cells
-        g = self.profile.geometry
-        bar_light, bar_dark = bar_cells(bar_calls, samples.bar_centers, 0.75 * g.pitch, middle=g.height / 2)
-        if counts is not None:
-            # each half of the bar holds one colour: the network's count there needs no colour
-            bar_light = fuse(bar_light, counts[BAR_LIGHT], 1, known=True)
-            bar_dark = fuse(bar_dark, counts[BAR_DARK], 1, known=True)
-        named = {Cell.point(row, i): c for row in ROWS for i, c in enumerate(rows[row])}
-        named[Cell.bar_of(Side.LIGHT)], named[Cell.bar_of(Side.DARK)] = bar_light, bar_dark
-        named = _hand_doubts(named, counts, bool(point_foreign.any() or bar_foreign.any()))
-        named, notes = conserve(named)
+        junctions = self._junction_calls(slots.samples, dice)
+        points = _PointEvidence(point_calls, spoiled, doubtful, junctions, point_d, counts, under_die)
+        cells = self._point_cells(points, _excused(counts, under_die, len(dice), foreign))
+        cells |= self._bar_cells(bar_calls, slots.samples.bar_centers, counts)
+        cells, notes = conserve(_hand_doubts(cells, counts, foreign))
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
         elapsed = (time.perf_counter() - start) * 1000
-        return BoardReading.of_cells(named, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
+        return BoardReading.of_cells(cells, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
+
+    def _look(self, canonical: np.ndarray) -> _Slots:
+        """Every slot of the rectified frame as the slot model sees it."""
+        samples = self.grid.sample(canonical)
+        point_d, point_near = self.model.measure(samples.point_features)
+        bar_d, bar_near = self.model.measure(samples.bar_features)
+        return _Slots(samples, point_d, point_near, bar_d, bar_near)
+
+    def _empty_field(
+        self, canonical: np.ndarray, slots: _Slots, under_die: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The point slots' distances once each is compared with the board's own empty look there, and
+        which slots that comparison leaves doubtful. A slot that still looks like its empty self settles a
+        doubtful call as empty (never surely); one that looks changed keeps an "empty" call from being
+        confident. Slots that look like nothing seen at calibration (a hand) or lie under a die are left
+        to the slot model."""
+        point_d = slots.point_d
+        field = self.profile.empty_field
+        if field is None:
+            return point_d, np.zeros(len(point_d), dtype=bool)
+        g = self.profile.geometry
+        diffs = field.differences(canonical, self.grid.nominal, FIELD_DISC * g.radius_x, self.profile.margin)
+        doubtful = field.doubtful(point_d, diffs)
+        was_checker = point_d.argmin(axis=1) != EMPTY
+        adjusted = field.adjust(point_d, diffs, (slots.point_near < USUAL * self.model.novelty) & ~under_die)
+        # the empty field overruling the slot model settles the count, never makes it sure
+        doubtful |= was_checker & (adjusted.argmin(axis=1) == EMPTY)
+        return adjusted, doubtful
+
+    def _point_calls(
+        self, slots: _Slots, point_d: np.ndarray, under_die: np.ndarray
+    ) -> tuple[list[SlotCall], np.ndarray]:
+        """Every point slot's call, and which slots something foreign (a hand, an arm, a cup) covers.
+
+        Foreign things are judged on the slot model's own call (the empty field sees a hand as "not
+        empty"); a die is no hand: the slots under it are spoiled (anything may be there), not foreign.
+        """
+        novelty = self.model.novelty
+        model_empty = slots.point_d.argmin(axis=1) == EMPTY
+        near = np.where(under_die, 0.0, slots.point_near)
+        score = near / novelty
+        if self.reference is not None:
+            # a slot that reads empty but no longer looks like it did empty at calibration is covered
+            changed = self.reference.changed(self.model.standardise(slots.samples.point_features))
+            score = np.where(model_empty & ~under_die, np.maximum(score, changed), score)
+        foreign = foreign_points(score.reshape(2, 12, self.grid.k), 1.0).ravel()
+        return call_slots(point_d, novelty, self._outside_points | foreign, near), foreign
+
+    def _bar_calls(self, slots: _Slots, dice: tuple[DieReading, ...]) -> tuple[list[SlotCall], np.ndarray]:
+        """Every bar candidate's call, and which candidates something foreign covers. A die on the bar is
+        no hand either (what is under it may be anything, and is not counted); a lone novel spot that no
+        neighbour backs (a glint, the bar's end) hides that spot only, not the bar."""
+        novelty = self.model.novelty
+        samples, bar_d = slots.samples, slots.bar_d
+        score = slots.bar_near / novelty
+        if self.profile.bar_reference is not None:
+            changed = self.profile.bar_reference.changed(self.model.standardise(samples.bar_features))
+            score = np.where(bar_d.argmin(axis=1) == EMPTY, np.maximum(score, changed), score)
+        under_die = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
+        score = np.where(under_die, 0.0, score)
+        foreign = foreign_line(score, 1.0)
+        pitch = self.profile.geometry.pitch
+        lone = lone_spots(score, 1.0, samples.bar_centers, 0.25 * pitch) & foreign & ~self._outside_bar
+        calls = call_slots(bar_d, novelty, self._outside_bar | (foreign & ~lone), slots.bar_near)
+        spoilt = _spoil(calls, under_die.tolist())
+        return [
+            _HIDDEN if alone and not under else c
+            for c, under, alone in zip(spoilt, under_die, lone, strict=True)
+        ], foreign
+
+    def _junction_calls(self, samples: SlotSamples, dice: tuple[DieReading, ...]) -> list[SlotCall] | None:
+        """The calls of the dips between two checkers of a stack, where a second layer sits (None when the
+        profile learned no second layer). A die over a dip spoils it as it does the slots: anything may
+        be there, and a die is no hand."""
+        jm = self.junction_model
+        if jm is None or self.grid.k <= 1:
+            return None
+        junction_d, junction_near = jm.measure(samples.junction_features)
+        calls = call_slots(junction_d, jm.novelty, self._outside_junctions, junction_near)
+        return _spoil(calls, self._under_dice(dice, samples.junction_centers))
+
+    def _point_cells(self, e: _PointEvidence, excused: np.ndarray) -> dict[Cell, CellReading]:
+        """Each point's count from its slots, joined with the strip network's count where it is used."""
+        k = self.grid.k
+        leans = slot_leans(e.point_d[:, LIGHT], e.point_d[:, DARK]) if e.counts is not None else None
+        cells = {}
+        for n, name in enumerate(POINT_CELLS):  # the slots' and strips' order: top row, then bottom
+            slots = slice(n * k, (n + 1) * k)
+            upper = e.junctions[n * (k - 1) : (n + 1) * (k - 1)] if e.junctions is not None else None
+            calls, wild = e.point_calls[slots], e.spoiled[slots]
+            cell = point_cell(calls, wildcard=wild, upper=upper, doubtful=e.doubtful[slots].tolist())
+            if e.counts is not None and leans is not None:
+                network = (e.counts[n], leans[slots], e.under_die[slots], bool(excused[n]))
+                cell = _with_network(cell, calls, wild, upper, *network)
+            cells[name] = cell
+        return cells
+
+    def _bar_cells(
+        self, calls: list[SlotCall], centers: np.ndarray, counts: np.ndarray | None
+    ) -> dict[Cell, CellReading]:
+        """Each colour's checkers on the bar; each half of the bar holds one colour, so the network's
+        count there needs no colour."""
+        g = self.profile.geometry
+        light, dark = bar_cells(calls, centers, 0.75 * g.pitch, middle=g.height / 2)
+        if counts is not None:
+            light = fuse(light, counts[BAR_LIGHT], 1, known=True)
+            dark = fuse(dark, counts[BAR_DARK], 1, known=True)
+        return {Cell.bar_of(Side.LIGHT): light, Cell.bar_of(Side.DARK): dark}
 
     def _dice(self, frame: np.ndarray) -> tuple[DieReading, ...]:
         if self._find_dice is None:
@@ -286,15 +320,7 @@ class BoardReader:
             self._find_dice = None
             return ()
 
-    def _not_checkers(
-        self,
-        dice: tuple[DieReading, ...],
-        samples: SlotSamples,
-        point_d: np.ndarray,
-        point_near: np.ndarray,
-        bar_d: np.ndarray,
-        bar_near: np.ndarray,
-    ) -> tuple[DieReading, ...]:
+    def _not_checkers(self, dice: tuple[DieReading, ...], slots: _Slots) -> tuple[DieReading, ...]:
         """``dice`` without those that are the board's own look: a die candidate centred on a slot that
         plainly shows a checker like the calibration's checkers, or on one of the profile's fixtures.
 
@@ -306,9 +332,9 @@ class BoardReader:
         """
         if not dice:
             return dice
-        centers = np.vstack([samples.point_centers, samples.bar_centers])
-        distances = np.vstack([point_d, bar_d])
-        near = np.concatenate([point_near, bar_near])
+        centers = np.vstack([slots.samples.point_centers, slots.samples.bar_centers])
+        distances = np.vstack([slots.point_d, slots.bar_d])
+        near = np.concatenate([slots.point_near, slots.bar_near])
         unseen = np.concatenate([self._outside_points, self._outside_bar])
         g = self.profile.geometry
         fixtures = np.array(self.profile.fixtures, dtype=np.float64).reshape(-1, 2)
@@ -343,6 +369,45 @@ class BoardReader:
                 if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
                     spoiled[n] = True
         return spoiled
+
+
+def _excused(counts: np.ndarray | None, under_die: np.ndarray, dice: int, foreign: bool) -> np.ndarray:
+    """The strips whose "covered" the network may owe to a die on them: where the slots see nothing
+    foreign in the whole frame (dice they know of are no hand) and each strip the network finds even half
+    covered holds a die, no more of them than dice. A cup or a hand is wider than a point and casts its
+    doubt on the strips beside it too."""
+    if counts is None:
+        return np.zeros(0, dtype=bool)
+    excused = np.zeros(len(counts), dtype=bool)
+    if not foreign:
+        has_die = np.append(under_die.reshape(24, -1).any(axis=1), [False, False])
+        uneasy = counts[:, COVERED] >= HALF_SEEN
+        if (has_die | ~uneasy).all() and uneasy.sum() <= dice:
+            excused = has_die & (counts[:, COVERED] >= OPEN)
+    return excused
+
+
+def _with_network(
+    cell: CellReading,
+    calls: list[SlotCall],
+    spoiled: list[bool],
+    upper: list[SlotCall] | None,
+    p: np.ndarray,
+    leans: np.ndarray,
+    under_die: np.ndarray,
+    excused: bool,
+) -> CellReading:
+    """A point's slot reading joined with the strip network's probabilities ``p`` for it. The colour is
+    the slots' lean over the slots the network says are filled (those a die spoils tell nothing); a point
+    the slots cannot read offers what its familiar slots allow. Where the network's "covered" is the die
+    on the point (``excused``), a count agreed past it is no sure thing."""
+    seen = _seen(calls, spoiled, upper) if not cell.readable else ()
+    n = min(int(p[:COVERED].argmax()), len(calls))
+    lean = colour_lean(leans[:n][~under_die[:n]])
+    if excused and cell.readable:
+        cell = fuse(cell, past_die(p), lean, seen=seen)
+        return CellReading(cell.count, min(cell.confidence, CONFIDENT - 0.05), cell.plausible)
+    return fuse(cell, p, lean, seen=seen)
 
 
 def _plainly_checker(call: SlotCall) -> bool:

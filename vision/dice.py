@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,8 +28,7 @@ from vision.reading import DieReading
 DIE_PROBABILITY = 0.8
 # A first look with more "not a die" than this cannot pass DIE_PROBABILITY over two looks.
 REJECTED = 2 * (1 - DIE_PROBABILITY)
-# A first look this sure of one class is not looked at again (bench.dice: the same figures as two
-# looks for every candidate, real and rendered, at 0.75).
+# A first look this sure of one class is not looked at again.
 SURE_READ = 0.75
 # A die's outline: the least edge strength around it (Sobel, 8-bit grey); specks have about 5..20.
 MIN_EDGE = 21.0
@@ -37,25 +37,21 @@ OUTSIDE_DIE_PROBABILITY = 0.95
 # A photograph's dice are read at these multiples of the detected side: the detector's sizes on the real
 # photographs are off by 0.8..1.25 (5th..95th percentile), and a crop too loose or too tight misreads.
 PHOTO_SCALES = (0.8, 1.0, 1.25)
-# ... but only a die whose surest class (of the die classes) is below this at the detected size alone: about
-# one in six of the real photographs' dice, so the photograph path costs about 15 % more CPU than with
-# eight looks (``referee dice`` over the 200 photographs: 10.9 s instead of 9.5 s).
+# ... but only a die whose surest class (of the die classes) is below this at the detected size alone:
+# the other sizes cost twice the eight looks at the detected one.
 PHOTO_SURE = 0.9
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
 # A clean pip layout's pip diameter over pitch (corner offset); outside it the count is not trusted.
 PIP_SIZE = (0.6, 1.1)
-# Detector peaks weaker than this are not read: on 60 rendered boards 0.3 loses 3 of 120 dice (as 0.1
-# does) with 1.4 false peaks a frame, 0.2 the same dice with 3.5 false peaks, each costing a read.
+# Detector peaks weaker than this are not read: a weaker peak is seldom a die, and every peak costs a read.
 DETECT_HEAT = 0.3
 # At most this many candidates are read: a table holds four dice and a cube; a photograph, more.
 MAX_CANDIDATES_FIELD = 8
 MAX_CANDIDATES = 40
 # On a field, a die is read (and judged) as at least this many times the die side the field implies:
 # the value reader, trained beside a detector that erred large, calls a tight crop of a flat die
-# cocked, and the fast detector errs small on small dice. bench.dice, 60 rendered frames, value
-# reader of 15:25: flat dice called cocked 4/90, 2/91, 1/92 and cocked dice flagged 21, 20, 18 of 23
-# with 1.2, 1.35, 1.5; with 1.0 (older reader) 7/91 flat called cocked and frame4.jpg misread.
+# cocked, and the fast detector errs small on small dice.
 READ_SIDE_FIELD = 1.35
 # On a field, a detector peak at least this hot that the reader rejects is read again RECENTRE die sides
 # off its centre in the eight directions (``_recentred``).
@@ -156,9 +152,9 @@ def _one_per_leaning_die(
 ) -> list[int]:
     """Indices of the finds to keep: of finds closer than a die's side where one leans, the leaning one.
 
-    A cocked die shows a side face beside its top face and the detector may find both (on the 200-game
-    run, one cocked die was found twice 0.84 sides apart, and "three dice" is no reroll). Flat dice
-    cannot lie that close; a die leaning on another is a throw again whichever of the two is kept.
+    A cocked die shows a side face beside its top face and the detector may find both, and "three dice"
+    is no call to throw again. Flat dice cannot lie that close; a die leaning on another is a throw
+    again whichever of the two is kept.
 
         >>> flat, cocked = dice_flags.Lean.FLAT, dice_flags.Lean.COCKED
         >>> _one_per_leaning_die([(0, 0), (18, 0), (60, 0), (80, 0)], [flat, cocked, flat, flat], 22.0)
@@ -237,11 +233,11 @@ def _recentred(
     image: np.ndarray, cands: list[dice_model.Candidate], probs: np.ndarray, die_side: float
 ) -> tuple[list[dice_model.Candidate], np.ndarray]:
     """Hot peaks the reader rejects, read again a little off their centre: beside a checker the
-    detector's peak is pulled towards it, and a crop half off the die reads "not a die" (bench.e2e: a
-    die by a checker's rim, its peak 0.9 die sides off, missed, and one die on the board is a throw
-    again). The best look that reads a flat die replaces the peak (a look that reads "cocked" is left:
-    a logo or a checker's rim read off centre can look like one, and a missed cocked die leaves one
-    die on the board, which is a throw again too)."""
+    detector's peak is pulled towards it, and a crop half off the die reads "not a die" (a die missed
+    beside a checker leaves one die on the board: a false call to throw again). The best look that
+    reads a flat die replaces the peak (a look that reads "cocked" is left: a logo or a checker's rim
+    read off centre can look like one, and a missed cocked die leaves one die on the board, which is a
+    throw again too)."""
     hot = [i for i, (c, p) in enumerate(zip(cands, probs, strict=True)) if c.heat >= HOT and p[0] > REJECTED]
     if not hot:
         return cands, probs
@@ -270,10 +266,7 @@ def _read_carefully(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.
     side) and the looks averaged.
 
     A photograph has no frame rate to keep up with, and one look misreads a die that a turn, a mirror
-    image or another crop size reads right (the real photographs, earlier reader: 1,444 of 1,473 found
-    dice read right at one look, 1,458 at eight; the reader of issue 4: 1,464 at eight looks and at 24,
-    but at eight a small held-out die whose detected side is 1.35 times its labelled one read wrong, at 24
-    all 151 held-out dice right; a reader trained like it with 5,000 steps: 1,462 at eight, 1,464 at 24).
+    image or another crop size reads right (a small die whose detected side is off by a third, most).
     """
     probs = dice_model.read(image, cands, turns=1)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED]
@@ -345,9 +338,8 @@ def find_dice(
     image = _as_bgr(image)
     quad = _quad(field_quad)
     cands = candidates(image, quad)
-    die_side = _die_side(quad) if quad is not None else 0.0
     if quad is not None:
-        cands, probs = _recentred(image, cands, _read(image, cands), die_side)
+        cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
     else:
         probs = _read_carefully(image, cands)
     kept = [
@@ -356,72 +348,111 @@ def find_dice(
         if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
     ]
     if quad is not None:
-        points = [(cands[i].x, cands[i].y) for i in kept]
-        judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
-        odds = [_cocked_odds(probs[i]) for i in kept]
-        lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
-        ones = _one_per_leaning_die(points, lay, die_side)
-        kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
-        p_cocked = [float(j[0]) for j in judged]
-        leaning = [x is dice_flags.Lean.COCKED for x in lay]
-        doubtful = [x is dice_flags.Lean.DOUBTFUL for x in lay]
-        resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
-        # the board under each die's top face: a top face seen near the field's edge may lie beyond it
-        # while the die stands inside (or the other way), shifted by its height away from the nadir
-        feet = dice_flags.footprints(
-            quad,
-            image.shape,
-            np.array([[cands[i].x, cands[i].y] for i in kept]),
-            [_rise(on) for on in resting],
-        )
+        kept, looks = _on_the_field(image, quad, cands, probs, kept)
     else:
-        leaning, resting, feet = _leaning_in_photo(probs[kept]), [False] * len(kept), np.empty((0, 2))
-        doubtful = [False] * len(kept)
-        p_cocked = [float(probs[i][7]) / max(1.0 - float(probs[i][0]), 1e-6) for i in kept]
+        looks = _in_a_photograph(probs[kept])
     readings = []
-    for k, (i, cocked, rests, leans, doubt) in enumerate(
-        zip(kept, leaning, resting, p_cocked, doubtful, strict=True)
-    ):
-        c, p = cands[i], probs[i]
-        value = int(np.argmax(p[1:7])) + 1
-        die_p = 1.0 - float(p[0])
-        confidence = leans if cocked else float(p[value]) / die_p
-        unreadable = not cocked and confidence < READABLE
-        if doubt:
-            # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
-            # call, so it is reported unreadable with its face (pips cannot tell a lean)
-            unreadable, confidence = True, min(confidence, 1.0 - leans)
-        elif unreadable and _pips_agree(image, c, value):
-            # the network is unsure but the pips, counted the classical way, say the same face
-            unreadable = False
-        x, y, side, box = c.x, c.y, c.side, c.box
-        outside, half, on_checker = False, None, False
-        if quad is not None:
-            u, v = feet[k]
-            outside = not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0)
-            if outside and (cocked or unreadable or die_p < OUTSIDE_DIE_PROBABILITY):
-                # trays hold the cube, clocks and score cards: beyond the field only a clear die counts
-                continue
-            on_bar = abs(u - 0.5) < BAR_HALF
-            half = None if outside or on_bar else (Half.LEFT if u < 0.5 else Half.RIGHT)
-            if checker_mask is not None:
-                on_checker = _touches_checker_mask(checker_mask, x, y, side)
-            elif not outside:
-                on_checker = rests
-            if on_checker_valid and not cocked:
-                on_checker = False
-        readings.append(
-            DieReading(
-                value=None if (cocked or unreadable) else value,
-                center=(float(x), float(y)),
-                box=box,
-                confidence=confidence,
-                cocked=cocked,
-                on_checker=on_checker,
-                outside_field=outside,
-                unreadable=unreadable,
-                half=half,
-                likeliest=None if cocked else value,
-            )
-        )
+    for i, look in zip(kept, looks, strict=True):
+        die = _reading(image, cands[i], probs[i], look, checker_mask, on_checker_valid)
+        if die is not None:
+            readings.append(die)
     return sorted(readings, key=lambda d: d.center)
+
+
+@dataclass(frozen=True)
+class _Look:
+    """What is known of a found die besides its face: whether it leans (``cocked``; ``p_cocked`` how
+    likely), whether that is in doubt (the flags network sees a lean the value reader does not), whether
+    it rests on a checker, and where its footprint stands in field coordinates (None without a field)."""
+
+    cocked: bool
+    doubtful: bool
+    resting: bool
+    p_cocked: float
+    foot: tuple[float, float] | None = None
+
+
+def _on_the_field(
+    image: np.ndarray, quad: np.ndarray, cands: list[dice_model.Candidate], probs: np.ndarray, kept: list[int]
+) -> tuple[list[int], list[_Look]]:
+    """The kept dice judged in the board plane by the flags network (cocked? on a checker?), one find per
+    leaning die, and where each stands: a top face seen near the field's edge may lie beyond it while the
+    die stands inside (or the other way), shifted by its height away from the camera's nadir."""
+    points = [(cands[i].x, cands[i].y) for i in kept]
+    judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
+    odds = [_cocked_odds(probs[i]) for i in kept]
+    lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
+    ones = _one_per_leaning_die(points, lay, _die_side(quad))
+    kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
+    resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
+    centres = np.array([[cands[i].x, cands[i].y] for i in kept])
+    feet = dice_flags.footprints(quad, image.shape, centres, [_rise(on) for on in resting])
+    looks = [
+        _Look(
+            x is dice_flags.Lean.COCKED,
+            x is dice_flags.Lean.DOUBTFUL,
+            rests,
+            float(j[0]),
+            (float(u), float(v)),
+        )
+        for x, rests, j, (u, v) in zip(lay, resting, judged, feet, strict=True)
+    ]
+    return kept, looks
+
+
+def _in_a_photograph(probs: np.ndarray) -> list[_Look]:
+    """Dice of a photograph with no field: cocked when the value reader finds that likelier than any
+    single flat face (no board to rest on, no footprint)."""
+    return [
+        _Look(cocked, False, False, float(p[7]) / max(1.0 - float(p[0]), 1e-6))
+        for cocked, p in zip(_leaning_in_photo(probs), probs, strict=True)
+    ]
+
+
+def _reading(
+    image: np.ndarray,
+    c: dice_model.Candidate,
+    p: np.ndarray,
+    look: _Look,
+    checker_mask: np.ndarray | None,
+    on_checker_valid: bool,
+) -> DieReading | None:
+    """One found die as the referee reads it; None for a find beyond the field that is no clear die."""
+    value = int(np.argmax(p[1:7])) + 1
+    die_p = 1.0 - float(p[0])
+    confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
+    unreadable = not look.cocked and confidence < READABLE
+    if look.doubtful:
+        # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
+        # call, so it is reported unreadable with its face (pips cannot tell a lean)
+        unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
+    elif unreadable and _pips_agree(image, c, value):
+        # the network is unsure but the pips, counted the classical way, say the same face
+        unreadable = False
+    outside, half, on_checker = False, None, False
+    if look.foot is not None:
+        u, v = look.foot
+        outside = not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0)
+        if outside and (look.cocked or unreadable or die_p < OUTSIDE_DIE_PROBABILITY):
+            # trays hold the cube, clocks and score cards: beyond the field only a clear die counts
+            return None
+        on_bar = abs(u - 0.5) < BAR_HALF
+        half = None if outside or on_bar else (Half.LEFT if u < 0.5 else Half.RIGHT)
+        if checker_mask is not None:
+            on_checker = _touches_checker_mask(checker_mask, c.x, c.y, c.side)
+        elif not outside:
+            on_checker = look.resting
+        if on_checker_valid and not look.cocked:
+            on_checker = False
+    return DieReading(
+        value=None if (look.cocked or unreadable) else value,
+        center=(float(c.x), float(c.y)),
+        box=c.box,
+        confidence=confidence,
+        cocked=look.cocked,
+        on_checker=on_checker,
+        outside_field=outside,
+        unreadable=unreadable,
+        half=half,
+        likeliest=None if look.cocked else value,
+    )

@@ -4,7 +4,7 @@ A small fully convolutional network (``models/dice_detect.onnx``, trained by
 ``tools/train_dice_detect.py``) runs through ``cv2.dnn`` on the frame shrunk until a die is about
 ``DIE_PX`` pixels wide; at stride 4 it gives a centre heat map, the die's size and the centre's offset
 within its cell. It is tuned to miss nothing: whatever it wrongly proposes, the value reader calls
-"not a die". About 4 ms of a 1280x720 board frame on this 2-core machine (``python -m bench.dice``).
+"not a die". ``python -m bench.dice`` times it.
 
     >>> import numpy as np
     >>> detect(np.full((90, 160, 3), 128, np.uint8), 0.5)
@@ -24,8 +24,8 @@ from vision.onnx_net import OnnxNet
 
 MODEL = Path(__file__).resolve().parent / "models" / "dice_detect.onnx"
 STRIDE = 4  # output cell size in detector pixels; cell (i, j) stands for pixel STRIDE * (i, j) + 1.5
-# The die side in detector pixels on a calibrated board: trained on 6..20; 8 reads as well as 10 on
-# the rendered and real boards of bench.dice with two thirds of the pixels.
+# The die side in detector pixels on a calibrated board: the network learned dice of 6..20 px, and the
+# fewer pixels, the quicker.
 DIE_PX = 8.0
 _CENTRE = 1.5
 

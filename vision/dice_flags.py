@@ -33,25 +33,18 @@ MODEL = Path(__file__).resolve().parent / "models" / "dice_flags.onnx"
 PATCH = 64  # the network's input side, px
 SPAN = 3.2  # die sides across the context patch: a checker under the die shows
 ZOOM_SPAN = 1.6  # die sides across the zoomed patch: the die's faces at about 40 px
-# A die is cocked when P(cocked) is above this, on a checker when P(on_checker) is. Chosen on
-# bench.dice's scenes of seeds 31 and 37 (300 frames each; never the benchmark's own seeds), with the
-# looks of ``judge``: of 283 cocked and 890 flat dice, cocked flagged / flat called cocked 283 / 2 at
-# 0.2 and at 0.5, 282 / 2 at 0.9 (the 2: a flat die the renderer drew overlapping another die, and
-# one drawn against a checker's rim; the value reader, too, calls the first cocked); no die's P(cocked)
-# lay in 0.1..0.9 but one cocked die's (0.73). on_checker right of the 1,058 dice on the field: 1,055.
+# A die is cocked when P(cocked) is above this, on a checker when P(on_checker) is: the network's P
+# seldom lies between 0.1 and 0.9, so the middle is the least sensitive place to cut.
 COCKED = 0.5
 ON_CHECKER = 0.5
 # ... but when the value reader (trained on real photographs as well) is sure a face is up, log(p cocked /
 # p likeliest face) below this, the two networks disagree and the die is in doubt: the referee asks the
 # table rather than side with either. The reader is sure of a cocked die's top face when it shows one pip
-# (a single pip foreshortened is still a single pip): on the end-to-end table five cocked "1"s read at
-# -4.4 while this network gave P(cocked) 0.9999, and a veto took them for flat. On bench.dice seeds 3, 7
-# and 11 (1,147 dice) no die, flat or cocked, has both P(cocked) > 0.5 and odds below this.
+# (a single pip foreshortened is still a single pip).
 SURE_FACE = -4.0
 # A first look with both logits beyond this (P under 1.8 % or over 98.2 %) is not looked at again; the
-# others (6 % of the dice on seeds 31 and 37) are looked at in all four quarter turns and the logits
-# averaged: on seeds 31 and 37 one look misses 2 of the 283 cocked dice at 0.9, two looks (as is and
-# turned half round) 1, four looks none.
+# others are looked at in all four quarter turns and the logits averaged (a die one turn misjudges,
+# another seldom does).
 SURE = 4.0
 # The camera is about this many field widths from the field (the renderer's; a Pi camera ~1.2 m over a
 # ~55 cm field); only the rays' lean at the dice comes from it.

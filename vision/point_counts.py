@@ -9,8 +9,8 @@ colour. Colour stays the slot reader's job; :func:`fuse` joins the two readings 
 only sure when both eyes agree and the slots plainly tell its colour.
 
 The bar is two more strips, cut the same way: light checkers stack from just above the bar's middle
-upwards, dark ones from just below it downwards (``synthetic.placement.BAR_GAP`` of a checker left free
-for the cube), so each half is a "point" whose edge is the middle. There the colour is known: a bar
+upwards, dark ones from just below it downwards (``BAR_GAP`` of a pitch left free for the cube), so
+each half is a "point" whose edge is the middle. There the colour is known: a bar
 strip's count is that colour's count (:func:`fuse` with ``known=True``).
 
     >>> from vision.geometry import BoardGeometry
@@ -43,11 +43,11 @@ CLASSES = 17  # counts 0..15, covered
 POINTS = 24  # strips 0..23 are the points (top row left to right, then bottom)
 BAR_LIGHT, BAR_DARK = 24, 25  # then the bar's light (upper) and dark (lower) half
 STRIPS = 26
-BAR_GAP = 0.45  # free bar either side of its middle, in checker pitches (synthetic.placement.BAR_GAP)
-# a count the network gives at least this probability is its call; below it the network abstains.
-# (Trained with label smoothing, it never says much above 0.98; on the held-out rendered clubs of its
-# training data, rich in tall stacks and bar checkers, 9 of 11,496 calls at 0.9 or more were wrong, 2 of
-# 883 on the bar: a count is sure only when the slot reader agrees.)
+# the bar's middle is the cube's: bar checkers stand outward from this far either side of it, in pitches
+BAR_GAP = 0.45
+# a count the network gives at least this probability is its call; below it the network abstains (it
+# learned with label smoothing and never says much above 0.98). A count is sure only when the slot
+# reader agrees.
 SURE = 0.9
 # a point the slots cannot place is read only when the network gives "covered" less than this
 UNCOVERED = 0.02
@@ -58,8 +58,7 @@ OPEN = 0.05
 LEAN = 0.5
 # where the slots leave a count's colour open (both n and -n plausible), the network, which sees no
 # colour, cannot settle it: the count is sure only when the filled slots find its colour at least this
-# much nearer than the other (mean log distance ratio; 1.5 times). On rendered seeds 7..11 the two
-# wrong sure counts so made had 0.10 and 0.27; some 17 of 1,946 right ones fall under it.
+# much nearer than the other (mean log distance ratio; 1.5 times).
 COLOUR_MARGIN = math.log(1.5)
 
 
