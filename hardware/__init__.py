@@ -1,7 +1,8 @@
 """The Pi's hardware behind plain interfaces: frame sources, table signals, systemd notification.
 
-Importing this package is cheap (no OpenCV, gpiozero or picamera2 until a device is opened), so
-``referee/`` may import from it freely. ``hardware`` decides nothing about the game.
+Importing this package is cheap (no OpenCV, gpiozero or picamera2 until a device is opened). It imports
+nothing of the project and decides nothing about the game; ``Signal`` and ``Button`` are the vocabulary
+the session speaks to the table in.
 """
 
 from hardware.config import CameraConfig, ConfigError, HardwareConfig, SignalsConfig, load_hardware_config
