@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from bgboard.layout import Board, Half, Side
+from bgboard.layout import Board, Half, ImageLayout, Side
 from calibration.learn import calibrate
 from hardware.console_signals import ConsoleSignals
 from hardware.frames import Frame
@@ -103,16 +103,17 @@ class SameFrameReader:
         self.reader = reader
         self.tally = tally
         self._image: Any = None  # kept alive so that its id cannot be taken by another picture
+        self._expected: ImageLayout | None = None
         self._reading: BoardReading | None = None
 
     @property
     def rectifier(self) -> Rectifier:
         return self.reader.rectifier
 
-    def read(self, image: np.ndarray) -> BoardReading:
-        if image is not self._image or self._reading is None:
-            self._reading = self.reader.read(image)
-            self._image = image
+    def read(self, image: np.ndarray, *, expected: ImageLayout | None = None) -> BoardReading:
+        if image is not self._image or expected != self._expected or self._reading is None:
+            self._reading = self.reader.read(image, expected=expected)
+            self._image, self._expected = image, expected
             self.tally.reads += 1
         return self._reading
 

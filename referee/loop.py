@@ -24,6 +24,7 @@ from typing import Protocol, TextIO
 
 import numpy as np
 
+from bgboard.layout import ImageLayout
 from hardware.frames import EndOfStream, Frame, FrameSource
 from hardware.signals import Button, Signals
 from referee.session import Observation, Say, Session
@@ -38,12 +39,13 @@ class Rectifier(Protocol):
 
 
 class Reader(Protocol):
-    """What the loop needs of a board reader (``vision.board_reader.BoardReader``)."""
+    """What the loop needs of a board reader (``vision.board_reader.BoardReader``): a frame read with
+    the board the referee expects there."""
 
     @property
     def rectifier(self) -> Rectifier: ...
 
-    def read(self, frame: np.ndarray) -> BoardReading: ...
+    def read(self, frame: np.ndarray, *, expected: ImageLayout | None = None) -> BoardReading: ...
 
 
 class Players(Protocol):
@@ -85,13 +87,13 @@ class Pipeline:
         self.reader = reader
         self.gate = SettleGate(still_frames=still_frames)
 
-    def observe(self, frame: Frame) -> Observation:
+    def observe(self, frame: Frame, expected: ImageLayout | None = None) -> Observation:
+        """``expected`` is the board the referee has confirmed (which checkers a die may rest on)."""
         image = frame.image
         if not self.gate.update(image):
             return Observation(frame.timestamp, None, index=frame.index)
-        return Observation(
-            frame.timestamp, self.reader.read(image), lambda: self.evidence(image), frame.index
-        )
+        reading = self.reader.read(image, expected=expected)
+        return Observation(frame.timestamp, reading, lambda: self.evidence(image), frame.index)
 
     def evidence(self, image: np.ndarray) -> bytes | None:
         """The rectified frame as PNG: what the referee looked at when it called the play."""
@@ -135,7 +137,7 @@ class FrameLoop:
         says: list[Say] = []
         for button in self._presses(t):
             says += self._press(button, t)
-        observation = self.pipeline.observe(frame)
+        observation = self.pipeline.observe(frame, self.session.expected)
         heard = self.session.observe(observation)
         self._show(heard)
         says += heard

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from bgboard.layout import Board, Side
+from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
 from referee import buttons, narration, resume, throws
 from referee.events import Event, EventKind
@@ -61,6 +61,7 @@ class Session:
         self.game_id: int | None = None
         self.throws = ThrowWatch(options.dice_frames, options.die_tolerance)
         self.watch = Watch()
+        self.call: throws.Call | None = None  # the session's last call on a throw
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
@@ -88,6 +89,11 @@ class Session:
     def board(self) -> Board:
         """The confirmed board (the starting position before a game)."""
         return self.game.board if self.game else Board.start()
+
+    @property
+    def expected(self) -> ImageLayout:
+        """The confirmed board as the camera shows it: what the readers expect to see."""
+        return self.board.layout(self.options.orientation)
 
     @property
     def on_roll(self) -> Side | None:
@@ -261,6 +267,7 @@ class Session:
         self, obs: Observation, dice: Dice, call: throws.Call, take: Roll, mover: Side | None = None
     ) -> list[Say]:
         """Does what the call on a throw says; ``take`` plays the numbers it names."""
+        self.call = call
         if call.kind is CallKind.REROLL:
             self.throws.call_again(dice)
             self._log(Entry("reroll", obs.t, side=mover, text=call.reason), evidence=obs)

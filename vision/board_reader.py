@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bgboard.layout import POINT_CELLS, Cell, Side
+from bgboard.layout import POINT_CELLS, Cell, ImageLayout, Side
 from bgboard.position import CHECKERS
 from vision.checkers import (
     DARK,
@@ -169,14 +169,23 @@ class BoardReader:
             outside(self.grid.junction_nominal) if len(self.grid.junction_nominal) else None
         )
 
-    def read(self, frame: np.ndarray, dice: tuple[DieReading, ...] | None = None) -> BoardReading:
-        """One frame (BGR, the profile's size) to a reading; ``dice`` skips the dice search when given."""
+    def read(
+        self,
+        frame: np.ndarray,
+        dice: tuple[DieReading, ...] | None = None,
+        expected: ImageLayout | None = None,
+    ) -> BoardReading:
+        """One frame (BGR, the profile's size) to a reading; ``dice`` skips the dice search when given.
+
+        ``expected`` is the board the frame should show (the position the referee confirmed before the
+        throw): which checker slots it fills says which dice rest on a checker.
+        """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("expected a colour frame (H x W x 3, BGR)")
         self.profile.check_frame(frame.shape[1], frame.shape[0])
         start = time.perf_counter()
         if dice is None:
-            dice = self._dice(frame)
+            dice = self._dice(frame, expected)
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -198,6 +207,19 @@ class BoardReader:
             notes.append(f"dice not read: {self.dice_error}")
         elapsed = (time.perf_counter() - start) * 1000
         return BoardReading.of_cells(cells, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
+
+    def checkers(self, layout: ImageLayout) -> np.ndarray:
+        """The checkers of the first layer of every point ``layout`` fills, as (N, 4) ellipses in the
+        field's unit square (centre u, v and radii across and down): where a die on the board would rest
+        on a checker (a second layer sits over the first, within the same ellipses)."""
+        g = self.profile.geometry
+        found = []
+        for cell in POINT_CELLS:
+            assert cell.row is not None
+            for k in range(min(abs(layout.value(cell)), g.slots)):
+                x, y = g.slot_center(cell.row, cell.index, k)
+                found.append((x / g.width, y / g.height, g.radius_x / g.width, g.radius_y / g.height))
+        return np.array(found, dtype=np.float64).reshape(-1, 4)
 
     def _look(self, canonical: np.ndarray) -> _Slots:
         """Every slot of the rectified frame as the slot model sees it."""
@@ -307,13 +329,13 @@ class BoardReader:
             dark = fuse(dark, counts[BAR_DARK], 1, known=True)
         return {Cell.bar_of(Side.LIGHT): light, Cell.bar_of(Side.DARK): dark}
 
-    def _dice(self, frame: np.ndarray) -> tuple[DieReading, ...]:
+    def _dice(self, frame: np.ndarray, expected: ImageLayout | None = None) -> tuple[DieReading, ...]:
         if self._find_dice is None:
             return ()
+        quad = np.asarray(self.profile.corners, dtype=np.float64)
+        checkers = self.checkers(expected) if expected is not None else None
         try:
-            return tuple(
-                self._find_dice(frame, field_quad=np.asarray(self.profile.corners, dtype=np.float64))
-            )
+            return tuple(self._find_dice(frame, field_quad=quad, checkers=checkers))
         except (ValueError, RuntimeError) as e:
             # a dice failure must not cost the board reading; a reader that cannot start is not retried
             self.dice_error = str(e)

@@ -321,14 +321,18 @@ def find_dice(
     field_quad: np.ndarray | None = None,
     checker_mask: np.ndarray | None = None,
     on_checker_valid: bool = False,
+    checkers: np.ndarray | None = None,
 ) -> list[DieReading]:
     """Every die in ``image`` (BGR), left to right.
 
     With ``field_quad`` (tl, tr, br, bl of the playing field in image px) each die also gets its
     ``half`` and ``outside_field`` (of its footprint, ``dice_flags.footprints``: the top face is seen
     shifted away from the camera's nadir by the die's height), ``cocked`` and ``on_checker`` from the
-    flags network (``vision.dice_flags``: the die in the board plane), ``on_checker`` from
-    ``checker_mask`` instead when one is given (uint8, non-zero on checker pixels). With
+    flags network (``vision.dice_flags``: the die in the board plane). Where the board's checkers are
+    known, ``checkers`` gives them as (N, 4) ellipses in the field's unit square (centre u, v and radii
+    across and down): a die then rests on a checker when its footprint lies on one, whatever the network
+    thinks (geometry first: a die on an empty point beside a stack is on the board). ``checker_mask``
+    (uint8, non-zero on checker pixels) is the other way to say where checkers are. With
     ``on_checker_valid`` (the table lets a die lying flat on a checker count) a flat die is never flagged
     ``on_checker``. Without a field a die is cocked when the value reader finds that likelier than any
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
@@ -348,7 +352,7 @@ def find_dice(
         if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
     ]
     if quad is not None:
-        kept, looks = _on_the_field(image, quad, cands, probs, kept)
+        kept, looks = _on_the_field(image, quad, cands, probs, kept, checkers)
     else:
         looks = _in_a_photograph(probs[kept])
     readings = []
@@ -373,20 +377,29 @@ class _Look:
 
 
 def _on_the_field(
-    image: np.ndarray, quad: np.ndarray, cands: list[dice_model.Candidate], probs: np.ndarray, kept: list[int]
+    image: np.ndarray,
+    quad: np.ndarray,
+    cands: list[dice_model.Candidate],
+    probs: np.ndarray,
+    kept: list[int],
+    checkers: np.ndarray | None,
 ) -> tuple[list[int], list[_Look]]:
     """The kept dice judged in the board plane by the flags network (cocked? on a checker?), one find per
     leaning die, and where each stands: a top face seen near the field's edge may lie beyond it while the
-    die stands inside (or the other way), shifted by its height away from the camera's nadir."""
+    die stands inside (or the other way), shifted by its height away from the camera's nadir. With the
+    board's ``checkers`` known, whether a die rests on one is read off its footprint instead."""
     points = [(cands[i].x, cands[i].y) for i in kept]
     judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
     odds = [_cocked_odds(probs[i]) for i in kept]
     lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
     ones = _one_per_leaning_die(points, lay, _die_side(quad))
     kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
-    resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
     centres = np.array([[cands[i].x, cands[i].y] for i in kept])
-    feet = dice_flags.footprints(quad, image.shape, centres, [_rise(on) for on in resting])
+    if checkers is not None:
+        resting, feet = _resting_on(checkers, quad, image.shape, centres)
+    else:
+        resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
+        feet = dice_flags.footprints(quad, image.shape, centres, [_rise(on) for on in resting])
     looks = [
         _Look(
             x is dice_flags.Lean.COCKED,
@@ -398,6 +411,34 @@ def _on_the_field(
         for x, rests, j, (u, v) in zip(lay, resting, judged, feet, strict=True)
     ]
     return kept, looks
+
+
+def _resting_on(
+    checkers: np.ndarray, quad: np.ndarray, shape: tuple[int, ...], centres: np.ndarray
+) -> tuple[list[bool], np.ndarray]:
+    """Which dice rest on one of the known ``checkers``, and their footprints. A die's top face is seen
+    shifted away from the nadir by its height, and a die on a checker stands a checker's thickness
+    higher: its footprint is looked for both ways (the two lie a tenth of a die apart at most, a checker
+    is two and a half dice across)."""
+    if not len(centres):
+        return [], np.empty((0, 2))
+    flat = dice_flags.footprints(quad, shape, centres, _rise(False))
+    raised = dice_flags.footprints(quad, shape, centres, _rise(True))
+    on = _on_a_checker(checkers, flat) | _on_a_checker(checkers, raised)
+    return on.tolist(), np.where(on[:, None], raised, flat)
+
+
+def _on_a_checker(checkers: np.ndarray, feet: np.ndarray) -> np.ndarray:
+    """Which footprints (N, 2; unit square) lie within one of the ``checkers`` ellipses (M, 4).
+
+    >>> _on_a_checker(np.array([[0.5, 0.5, 0.02, 0.03]]), np.array([[0.51, 0.52], [0.53, 0.5]])).tolist()
+    [True, False]
+    """
+    if not len(checkers) or not len(feet):
+        return np.zeros(len(feet), dtype=bool)
+    du = (feet[:, None, 0] - checkers[None, :, 0]) / checkers[None, :, 2]
+    dv = (feet[:, None, 1] - checkers[None, :, 1]) / checkers[None, :, 3]
+    return np.asarray(((du**2 + dv**2) <= 1.0).any(axis=1))
 
 
 def _in_a_photograph(probs: np.ndarray) -> list[_Look]:
