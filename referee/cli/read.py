@@ -4,17 +4,32 @@ $ referee read frame.jpg --profile board.profile --json
 {"top": [-4, -1, ...], "bottom": [...], "bar": {"light": 0, "dark": 0}, ..., "image": "frame.jpg"}
 
 One JSON object per image (one line each with ``--json``): ``top``/``bottom`` in the image layout,
-``bar``, inferred ``off``, per-cell ``confidence``, ``occluded`` and ``unreadable_points``, ``dice`` and
-``elapsed_ms`` of the read itself.
+``bar``, inferred ``off``, per-cell ``confidence``, ``occluded`` and ``unreadable_points``, ``dice``,
+``cube`` and ``elapsed_ms`` of the read itself.
+
+With ``--position POS --on-roll SIDE`` (POS a gnubg Position ID, whose side on roll is SIDE, or a JSON
+file in the image-layout form of labels.json: ``top``, ``bottom``, ``bar``) each object also gets the
+referee's ``call`` on the throw in the image, as the session would make it with that position confirmed
+and SIDE about to throw: ``{"kind": "roll" | "reroll" | "ask" | "wait", "dice": [d1, d2], "reason": ...}``
+(``ask`` names the faces it would ask the table about; ``wait`` while it cannot see the throw well
+enough). The dice are read knowing the position: a die on a point that holds checkers rests on one.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from bgboard.layout import Board, Orientation, Side
 from referee.cli import CommandError
+from referee.throws import Call, CallKind
+
+if TYPE_CHECKING:
+    from referee.session import SessionOptions
+    from vision.reading import BoardReading
 
 
 def add_parser(sub: Any) -> None:
@@ -28,6 +43,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--profile", required=True, help="the profile written by `referee calibrate`")
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
     p.add_argument("--no-dice", action="store_true", help="do not look for dice")
+    p.add_argument(
+        "--position",
+        metavar="POS",
+        help="the confirmed position: a gnubg Position ID (with --on-roll) or a layout JSON file",
+    )
+    p.add_argument("--on-roll", choices=("light", "dark"), help="the side about to throw (with --position)")
+    p.add_argument(
+        "--on-checker-valid",
+        action="store_true",
+        help="the table lets a die lying flat on a checker count (default: it is thrown again)",
+    )
     p.set_defaults(run=run)
 
 
@@ -46,28 +72,82 @@ def _text(path: str, data: dict[str, Any]) -> str:
         lines.append(f"  unreadable: {', '.join(data['unreadable_points'])}")
     if data["dice"]:
         lines.append("  dice: " + ", ".join(str(d["value"]) for d in data["dice"]))
+    if "call" in data:
+        call = data["call"]
+        numbers = "-".join(str(d) for d in call["dice"])
+        lines.append(f"  call   {call['kind']} {numbers} {call['reason']}".rstrip())
     return "\n".join(lines)
+
+
+def confirmed(text: str, on_roll: Side, orientation: Orientation) -> Board:
+    """The board of ``--position``: a gnubg Position ID (``on_roll`` is the side on roll in it) or a file
+    in the image layout of labels.json."""
+    from referee.cli.calibrate import load_layout
+    from referee.notation.position_id import decode_position_id
+
+    if Path(text).is_file():
+        layout = load_layout(text)
+        try:
+            return Board.from_layout(layout, orientation)
+        except ValueError as e:
+            raise CommandError(f"{text}: {e}") from None
+    try:
+        return Board.from_position(decode_position_id(text), on_roll)
+    except ValueError as e:
+        raise CommandError(f"--position {text}: not a layout file, nor a Position ID ({e})") from None
+
+
+def throw_call(reading: BoardReading, board: Board, on_roll: Side, options: SessionOptions) -> Call:
+    """What the session would tell the table about the throw in ``reading`` with ``board`` confirmed and
+    ``on_roll`` about to throw: a session is set to that position and shown the reading as a settled
+    frame until it calls the throw (or has watched long enough to say it would wait)."""
+    from referee.session import Observation, Session
+
+    session = Session(options)
+    session.start_from(board, on_roll)
+    for k in range(options.dice_frames):
+        session.observe(Observation(0.1 * k, reading))
+        if session.call is not None:
+            return session.call
+    if not reading.dice:
+        return Call(CallKind.WAIT, reason="no dice on the board yet")
+    return Call(CallKind.WAIT, reason=session.status())
 
 
 def run(args: argparse.Namespace) -> int:
     from referee.cli.calibrate import load_image
+    from referee.rules_options import RuleOptions
+    from referee.session import SessionOptions
     from vision.board_reader import BoardReader
     from vision.profile import Profile, ProfileError
 
+    if (args.position is None) != (args.on_roll is None):
+        raise CommandError("--position and --on-roll go together: the position, and who is to throw")
     try:
-        reader = BoardReader(Profile.load(args.profile), use_dice=not args.no_dice)
+        profile = Profile.load(args.profile)
+        reader = BoardReader(profile, use_dice=not args.no_dice)
     except ProfileError as e:
         raise CommandError(str(e)) from None
+    board, on_roll = None, None
+    if args.position is not None:
+        on_roll = Side(args.on_roll)
+        board = confirmed(args.position, on_roll, profile.orientation)
+    options = SessionOptions(profile.orientation, RuleOptions(on_checker_valid=args.on_checker_valid))
     status = 0
     for path in args.images:
         try:
             frame = load_image(path)
-            data = reader.read(frame).to_json()
+            expected = board.layout(profile.orientation) if board is not None else None
+            reading = reader.read(frame, expected=expected)
         except (CommandError, ValueError) as e:
             # one bad frame must not lose the others' readings
-            print(f"referee read: {path}: {e}", file=__import__("sys").stderr)
+            print(f"referee read: {path}: {e}", file=sys.stderr)
             status = 2
             continue
+        data = reading.to_json()
         data["image"] = path
+        if board is not None and on_roll is not None:
+            call = throw_call(reading, board, on_roll, options)
+            data["call"] = {"kind": call.kind.value, "dice": list(call.dice), "reason": call.reason}
         print(json.dumps(data) if args.json else _text(path, data), flush=True)
     return status
