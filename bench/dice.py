@@ -34,10 +34,10 @@ from vision.dice import (
     FIELD_IN_DICE,
     _detect_scale,
     _quad,
-    _search_window,
     candidates,
     expected_die_side,
     find_dice,
+    search_window,
 )
 from vision.reading import DieReading
 
@@ -262,7 +262,7 @@ def bench_speed(frames: list[tuple[np.ndarray, np.ndarray]], repeat: int = 3) ->
             timed("ref", lambda i: cv2.GaussianBlur(cv2.cvtColor(i, cv2.COLOR_BGR2GRAY), (5, 5), 0), img)
             timed("find", find_dice, img, quad)
             q = _quad(quad)
-            x0, y0, x1, y1 = _search_window(q, img.shape)
+            x0, y0, x1, y1 = search_window(q, img.shape)
             timed("net", dice_detect.heat_map, img[y0:y1, x0:x1], _detect_scale(img, expected_die_side(q)))
             cands.append(len(candidates(img, q)))
     w = {k: statistics.median(v) * 1000 for k, v in wall.items()}

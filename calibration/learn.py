@@ -19,12 +19,14 @@ import numpy as np
 
 from bgboard.layout import Board, Cell, ImageLayout, Orientation, Row
 from calibration.augment import Cut, cut_checker, paste
+from vision.arrivals import Still
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
-from vision.dice import find_dice
+from vision.dice import expected_die_side, find_dice, search_window
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
 from vision.profile import Profile
+from vision.reading import DieReading
 from vision.rectify import Rectifier, check_corners, quad_aspect
 
 WIDTH = 320  # canonical field width in pixels: a checker is about 24 px across
@@ -523,7 +525,9 @@ def calibrate(
         empty_field=look.field,
     )
     profile.counts_trusted = counts_agree(canonical, profile, layout)
-    profile.fixtures = board_fixtures(frame, profile)
+    dice = _calibration_dice(frame, profile)
+    profile.fixtures = board_fixtures(dice, profile)
+    profile.still = still_before_any_throw(frame, profile, dice)
     profile.notes = ([weak] if weak else []) + _self_check(profile, frame, layout)
     return profile
 
@@ -590,23 +594,45 @@ def _slot_looks(canonical: np.ndarray, grid: SlotGrid, layout: ImageLayout) -> _
     return _SlotLooks(model, junction, reference, bar_reference, field_look)
 
 
-def board_fixtures(frame: np.ndarray, profile: Profile) -> tuple[tuple[float, float], ...]:
+def _calibration_dice(frame: np.ndarray, profile: Profile) -> list[DieReading]:
+    """What the dice reader sees on the calibration frame, knowing nothing of it but the field."""
+    try:
+        return find_dice(frame, field_quad=np.asarray(profile.corners, dtype=np.float64))
+    except (ValueError, RuntimeError):
+        return []
+
+
+def board_fixtures(dice: Sequence[DieReading], profile: Profile) -> tuple[tuple[float, float], ...]:
     """Where the dice reader sees, on the calibration frame, a die that cannot be one: the board's own
     marks (a logo, an inlay) read as a cocked or unreadable die, in field coordinates.
 
     A flat die read clearly may be a real die in a labelled frame (a club's photograph of a game), and
     is left alone.
     """
-    try:
-        dice = find_dice(frame, field_quad=np.asarray(profile.corners, dtype=np.float64))
-    except (ValueError, RuntimeError):
-        return ()
     odd = [d.center for d in dice if d.cocked or d.unreadable]
     if not odd:
         return ()
     g = profile.geometry
     at = Rectifier(profile.corners, g.width, g.height, profile.margin).to_field(np.array(odd))
     return tuple((float(x), float(y)) for x, y in at)
+
+
+def still_before_any_throw(frame: np.ndarray, profile: Profile, dice: Sequence[DieReading]) -> Still:
+    """The calibration frame as the table looked before any throw (``vision.arrivals``): the dice read
+    clearly on the field (a photograph of a game holds its throw) painted out, everything else kept, so
+    that the first throw's dice are found in what changed and the clock, the cube, the trays' contents
+    and the board's marks are not. Only dice on the field: a good throw lies there, and what the reader
+    takes for a die beyond it (a tray's contents, a clock's digits) is the table's."""
+    quad = np.asarray(profile.corners, dtype=np.float64)
+    side = expected_die_side(quad) or 1.0
+    clear = [d for d in dice if d.value is not None and not d.unreadable and d.half is not None]
+    painted = frame
+    if clear:
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        for d in clear:
+            cv2.circle(mask, (round(d.center[0]), round(d.center[1])), round(0.9 * side), 255, -1)
+        painted = cv2.inpaint(frame, mask, 5, cv2.INPAINT_TELEA)
+    return Still.of(painted, search_window(quad, frame.shape), side)
 
 
 def counts_agree(canonical: np.ndarray, profile: Profile, layout: ImageLayout) -> bool:

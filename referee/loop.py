@@ -28,6 +28,7 @@ from bgboard.layout import ImageLayout
 from hardware.frames import EndOfStream, Frame, FrameSource
 from hardware.signals import Button, Signals
 from referee.session import Observation, Say, Session
+from vision.arrivals import Still
 from vision.reading import BoardReading
 
 SETTLE_FRAMES = 2  # still frames before the board counts as settled (0.2 s at 10 fps)
@@ -45,7 +46,13 @@ class Reader(Protocol):
     @property
     def rectifier(self) -> Rectifier: ...
 
-    def read(self, frame: np.ndarray, *, expected: ImageLayout | None = None) -> BoardReading: ...
+    def read(
+        self, frame: np.ndarray, *, expected: ImageLayout | None = None, before: Still | None = None
+    ) -> BoardReading: ...
+
+    def still(self, frame: np.ndarray) -> Still: ...
+
+    def arrivals(self, frame: np.ndarray, before: Still) -> int: ...
 
 
 class Players(Protocol):
@@ -86,14 +93,34 @@ class Pipeline:
 
         self.reader = reader
         self.gate = SettleGate(still_frames=still_frames)
+        # the settled frame the turn began with, and the board confirmed then: only what arrived since
+        # can be a die (``vision.arrivals``); until the first such frame, the calibration's still
+        self.before: Still | None = None
+        self._before_board: ImageLayout | None = None
 
     def observe(self, frame: Frame, expected: ImageLayout | None = None) -> Observation:
         """``expected`` is the board the referee has confirmed (which checkers a die may rest on)."""
         image = frame.image
         if not self.gate.update(image):
             return Observation(frame.timestamp, None, index=frame.index)
-        reading = self.reader.read(image, expected=expected)
+        reading = self.reader.read(image, expected=expected, before=self.before)
         return Observation(frame.timestamp, reading, lambda: self.evidence(image), frame.index)
+
+    def awaiting_throw(self, frame: Frame, observation: Observation, expected: ImageLayout) -> None:
+        """A settled frame while the referee waits for a throw: with no dice on it and nothing over the
+        board it is the turn's still frame, unless something die-sized arrived since the last one on
+        the same board (a throw the reader did not make out must not become the table's furniture)."""
+        reading = observation.reading
+        if reading is None or reading.dice or reading.occluded:
+            return
+        if (
+            self.before is not None
+            and expected == self._before_board
+            and self.reader.arrivals(frame.image, self.before)
+        ):
+            return
+        self.before = self.reader.still(frame.image)
+        self._before_board = expected
 
     def evidence(self, image: np.ndarray) -> bytes | None:
         """The rectified frame as PNG: what the referee looked at when it called the play."""
@@ -137,7 +164,10 @@ class FrameLoop:
         says: list[Say] = []
         for button in self._presses(t):
             says += self._press(button, t)
-        observation = self.pipeline.observe(frame, self.session.expected)
+        expected = self.session.expected
+        observation = self.pipeline.observe(frame, expected)
+        if self.session.awaiting_throw:
+            self.pipeline.awaiting_throw(frame, observation, expected)
         heard = self.session.observe(observation)
         self._show(heard)
         says += heard

@@ -92,6 +92,11 @@ def ask_dice(faces: Sequence[int], opening: bool) -> str:
     )
 
 
+def cube_question(why: str) -> str:
+    """The question about a cube that lies where the record says it cannot (``referee.cube_watch``)."""
+    return f"please check the cube: {why}"
+
+
 def too_early(roller: Side) -> str:
     return f"{roller.value} threw too early: that roll does not count, throw again"
 

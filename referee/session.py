@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
 from referee import buttons, narration, resume, throws
+from referee.cube_watch import CubeWatch
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
@@ -61,6 +62,7 @@ class Session:
         self.game_id: int | None = None
         self.throws = ThrowWatch(options.dice_frames, options.die_tolerance)
         self.watch = Watch()
+        self.cube_watch = CubeWatch(options.dice_frames)
         self.call: throws.Call | None = None  # the session's last call on a throw
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
@@ -94,6 +96,11 @@ class Session:
     def expected(self) -> ImageLayout:
         """The confirmed board as the camera shows it: what the readers expect to see."""
         return self.board.layout(self.options.orientation)
+
+    @property
+    def awaiting_throw(self) -> bool:
+        """Whether the referee is waiting for dice to be thrown (the opening roll, or a roll)."""
+        return self.stage in (Stage.OPENING, Stage.ROLL)
 
     @property
     def on_roll(self) -> Side | None:
@@ -145,7 +152,18 @@ class Session:
             Stage.ACCEPT: self._accept_wait,
             Stage.MATCH_OVER: self._buttons_only,
         }
-        return handler[self.stage](obs)
+        return handler[self.stage](obs) + self._check_cube(obs)
+
+    def _check_cube(self, obs: Observation) -> list[Say]:
+        """A question to the table when the cube lies where the record says it cannot (``cube_watch``)."""
+        if self.game is None or obs.reading is None or self.stage in (Stage.SETUP, Stage.OVER):
+            return []
+        why = self.cube_watch.observe(obs.reading.cube, self.game.cube, self.options.orientation)
+        if why is None:
+            return []
+        text = narration.cube_question(why)
+        self._log(Entry("cube", obs.t, text=text), evidence=obs)
+        return [Say(Signal.CANNOT_SEE, text)]
 
     def _buttons_only(self, obs: Observation) -> list[Say]:
         """A stage only a button ends (take or drop; a new match)."""

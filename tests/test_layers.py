@@ -33,6 +33,7 @@ SESSION = RULES | {
     "referee.observe",
     "referee.throws",
     "referee.watch",
+    "referee.cube_watch",
     "referee.turns",
     "referee.buttons",
     "referee.resume",

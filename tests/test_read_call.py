@@ -129,3 +129,30 @@ def test_a_real_throw_is_called_with_its_numbers(
     ]
     call = _call(capsys, *argv)
     assert call["kind"] == "roll" and sorted(call["dice"]) == sorted(d["value"] for d in label["dice"])
+
+
+def test_only_what_arrived_since_the_turn_began_is_a_die(
+    table: tuple[Path, BoardReader], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A die-like thing that lay there before the throw (a die left on the frame, a sticker) is the
+    table's, not the throw's: with the frame the turn began with (--before) only the new dice count."""
+    profile, _ = table
+    start = Board.start().layout(ORIENTATION)
+    lo, hi = _right_half(Side.LIGHT)
+    left_over = DieSpec(4, (lo + hi) / 2, 0.3, 30.0)
+    before = render(scene_from_layout(start, dice=(left_over,), noise=0.01), seed=5)
+    thrown = render(
+        scene_from_layout(
+            start,
+            dice=(left_over, DieSpec(6, lo + 0.03, 0.55, 10.0), DieSpec(1, hi - 0.05, 0.7, 40.0)),
+            noise=0.01,
+        ),
+        seed=5,
+    )
+    cv2.imwrite(str(tmp_path / "before.png"), before.image)
+    cv2.imwrite(str(tmp_path / "throw.png"), thrown.image)
+    argv = [str(tmp_path / "throw.png"), "--profile", str(profile), "--position", encode_position_id(START)]
+    without = _call(capsys, *argv, "--on-roll", "light")
+    assert without["kind"] == "wait" and "3 dice" in without["reason"], without
+    call = _call(capsys, *argv, "--on-roll", "light", "--before", str(tmp_path / "before.png"))
+    assert call["kind"] == "roll" and sorted(call["dice"]) == [1, 6], call

@@ -10,7 +10,7 @@ from hardware.signals import Button
 from referee.moves import apply_moves, legal_plays, parse_moves
 from referee.observe import reading_of
 from referee.session import Observation, Say, Session
-from vision.reading import BoardReading, CellReading, DieReading
+from vision.reading import BoardReading, CellReading, CubeReading, DieReading
 
 O = Orientation.BOTTOM_RIGHT  # noqa: E741 - the orientation every test uses, short on purpose
 
@@ -29,16 +29,17 @@ def reading(
     dice: Sequence[DieReading] = (),
     hidden: Sequence[str] = (),
     doubtful: dict[str, tuple[int, float, tuple[int, ...]]] | None = None,
+    cube: CubeReading | None = None,
 ) -> BoardReading:
     """A sure reading of ``board``; ``hidden`` cells (by name, "top-3") are unreadable; ``doubtful``
-    overrides cells with (count, confidence, plausible)."""
+    overrides cells with (count, confidence, plausible); ``cube`` is the cube the frame shows."""
     r = reading_of(board, O, {Cell.parse(name) for name in hidden})
     if doubtful:
         cells = r.cells()
         for name, (count, conf, plausible) in doubtful.items():
             cells[Cell.parse(name)] = CellReading(count, conf, plausible)
         r = BoardReading.of_cells(cells)
-    return replace(r, dice=tuple(dice))
+    return replace(r, dice=tuple(dice), cube=cube)
 
 
 class Table:

@@ -21,13 +21,16 @@ never surely, where the network plainly sees it uncovered and leans to a count i
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from bgboard.layout import POINT_CELLS, Cell, ImageLayout, Side
 from bgboard.position import CHECKERS
+from vision.arrivals import DIE_PX, Still
 from vision.checkers import (
     DARK,
     EMPTY,
@@ -39,7 +42,8 @@ from vision.checkers import (
     SlotSampler,
     call_slots,
 )
-from vision.dice import find_dice
+from vision.cube import cube_side, cube_strips, find_cube
+from vision.dice import expected_die_side, find_dice, search_window
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -55,7 +59,7 @@ from vision.point_counts import (
     strips,
 )
 from vision.profile import Profile, ProfileError
-from vision.reading import CONFIDENT, BoardReading, CellReading, DieReading
+from vision.reading import CONFIDENT, BoardReading, CellReading, CubeReading, DieReading
 from vision.rectify import Rectifier
 from vision.stacks import bar_cells, conserve, point_cell
 
@@ -153,6 +157,9 @@ class BoardReader:
         # the second eye only for boards whose calibration frame it read right
         self.counter = count_net() if use_counts and profile.counts_trusted else None
         self.dice_error = ""  # why dice are not being read, when they are not
+        # the frame the cube was last looked for on (as a still), and what was found
+        self._cube_seen: tuple[Still, CubeReading | None] | None = None
+        self._strips: np.ndarray | None = None
         # slots that the camera does not see at all (the field runs off the frame) are never guessed
         w, h = profile.image_size
         pad = max(g.radius_x, g.radius_y)
@@ -174,18 +181,22 @@ class BoardReader:
         frame: np.ndarray,
         dice: tuple[DieReading, ...] | None = None,
         expected: ImageLayout | None = None,
+        before: Still | None = None,
     ) -> BoardReading:
         """One frame (BGR, the profile's size) to a reading; ``dice`` skips the dice search when given.
 
         ``expected`` is the board the frame should show (the position the referee confirmed before the
-        throw): which checker slots it fills says which dice rest on a checker.
+        throw): which checker slots it fills says which dice rest on a checker. ``before`` is how the
+        table looked before the throw (``vision.arrivals``; the profile's still of the calibration frame
+        when not given): only what arrived since can be a die.
         """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("expected a colour frame (H x W x 3, BGR)")
         self.profile.check_frame(frame.shape[1], frame.shape[0])
         start = time.perf_counter()
+        cube = self._cube(frame)
         if dice is None:
-            dice = self._dice(frame, expected)
+            dice = self._off_the_cube(self._dice(frame, expected, before), cube)
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -206,7 +217,16 @@ class BoardReader:
         if self.dice_error:
             notes.append(f"dice not read: {self.dice_error}")
         elapsed = (time.perf_counter() - start) * 1000
-        return BoardReading.of_cells(cells, dice=tuple(dice), elapsed_ms=elapsed, notes=tuple(notes))
+        return BoardReading.of_cells(cells, tuple(dice), elapsed, tuple(notes), cube)
+
+    def still(self, frame: np.ndarray) -> Still:
+        """``frame`` as the still a throw is compared with (``vision.arrivals``)."""
+        quad = np.asarray(self.profile.corners, dtype=np.float64)
+        return Still.of(frame, search_window(quad, frame.shape), expected_die_side(quad) or 1.0)
+
+    def arrivals(self, frame: np.ndarray, before: Still) -> int:
+        """How many patches of change the size of a die lie in ``frame`` since ``before``."""
+        return len(before.blobs(before.changed(frame)))
 
     def checkers(self, layout: ImageLayout) -> np.ndarray:
         """The checkers of the first layer of every point ``layout`` fills, as (N, 4) ellipses in the
@@ -329,18 +349,55 @@ class BoardReader:
             dark = fuse(dark, counts[BAR_DARK], 1, known=True)
         return {Cell.bar_of(Side.LIGHT): light, Cell.bar_of(Side.DARK): dark}
 
-    def _dice(self, frame: np.ndarray, expected: ImageLayout | None = None) -> tuple[DieReading, ...]:
+    def _dice(
+        self, frame: np.ndarray, expected: ImageLayout | None = None, before: Still | None = None
+    ) -> tuple[DieReading, ...]:
         if self._find_dice is None:
             return ()
         quad = np.asarray(self.profile.corners, dtype=np.float64)
         checkers = self.checkers(expected) if expected is not None else None
         try:
-            return tuple(self._find_dice(frame, field_quad=quad, checkers=checkers))
+            # the turn's own still shows the board the frame does; the calibration's, another position
+            still, same = (before, True) if before is not None else (self.profile.still, False)
+            found = self._find_dice(frame, field_quad=quad, checkers=checkers, still=still, same_board=same)
+            return tuple(found)
         except (ValueError, RuntimeError) as e:
             # a dice failure must not cost the board reading; a reader that cannot start is not retried
             self.dice_error = str(e)
             self._find_dice = None
             return ()
+
+    def _cube(self, frame: np.ndarray) -> CubeReading | None:
+        """The cube where it lies. It seldom moves, and looking for it costs as much as the dice: it is
+        looked for again only when something die-sized changed where a cube may lie (the bar, the
+        trays) since the last look."""
+        seen = self._cube_seen
+        if seen is not None:
+            then, cube = seen
+            changed = then.changed(frame)
+            if changed is not None and not _moved_in(changed, self._cube_mask(then)):
+                return cube
+        cube = find_cube(frame, np.asarray(self.profile.corners, dtype=np.float64))
+        self._cube_seen = (self.still(frame), cube)
+        return cube
+
+    def _cube_mask(self, still: Still) -> np.ndarray:
+        """The strips where a cube may lie, at the scale of ``still``."""
+        if self._strips is None or self._strips.shape != (still.image.shape[0], still.image.shape[1]):
+            mask = np.zeros(still.image.shape[:2], np.uint8)
+            x0, y0 = still.window[:2]
+            for poly in cube_strips(np.asarray(self.profile.corners, dtype=np.float64)):
+                small = ((poly - (x0, y0)) * still.scale).round().astype(np.int32)
+                cv2.fillPoly(mask, [small], 255)
+            self._strips = mask
+        return self._strips
+
+    def _off_the_cube(self, dice: tuple[DieReading, ...], cube: CubeReading | None) -> tuple[DieReading, ...]:
+        """``dice`` without the cube: its face can read as a die's (a 2 as a single pip)."""
+        if cube is None:
+            return dice
+        reach = 0.75 * cube_side(np.asarray(self.profile.corners, dtype=np.float64))
+        return tuple(d for d in dice if math.dist(d.center, cube.center) > reach)
 
     def _not_checkers(self, dice: tuple[DieReading, ...], slots: _Slots) -> tuple[DieReading, ...]:
         """``dice`` without those that are the board's own look: a die candidate centred on a slot that
@@ -391,6 +448,13 @@ class BoardReader:
                 if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
                     spoiled[n] = True
         return spoiled
+
+
+def _moved_in(changed: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a solid patch of change, a third of a die or more, lies in ``mask`` (the thin strokes of a
+    clock's digits do not count)."""
+    solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    return int(np.count_nonzero((solid > 0) & (mask > 0))) >= 0.3 * DIE_PX * DIE_PX
 
 
 def _excused(counts: np.ndarray | None, under_die: np.ndarray, dice: int, foreign: bool) -> np.ndarray:

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from bgboard.layout import Half
 from vision import dice_detect, dice_flags, dice_model, dice_pips
+from vision.arrivals import Still
 from vision.reading import DieReading
 
 # A candidate whose "not a die" probability is below this is a die.
@@ -57,10 +58,16 @@ READ_SIDE_FIELD = 1.35
 # off its centre in the eight directions (``_recentred``).
 HOT = 0.5
 RECENTRE = 0.45
+# A leaning die's top and side faces, found apart, lie closer than this many die sides; two dice lying
+# side by side are a side apart.
+LEANING_FIND = 0.9
 # A standard field (24 points and the bar) is about this many dice wide.
 FIELD_IN_DICE = 31.0
 # Half the bar's width in field widths: a die centred on the bar lies in neither half.
 BAR_HALF = 0.03
+# A patch of change the reader cannot make out is still reported as a die where at least this share of
+# a die's core changed: something solid arrived with the throw.
+UNREAD_SHARE = 0.6
 
 
 class ImageError(ValueError):
@@ -110,8 +117,10 @@ def _detect_scale(image: np.ndarray, die_side: float | None) -> float:
     return min(0.3, 192.0 / max(image.shape[:2]))
 
 
-def _search_window(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The field's bounding box widened by a fifth of its width each side (trays) and a tenth up and down."""
+def search_window(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """Where dice are looked for (x0, y0, x1, y1): the field's bounding box widened by a fifth of its
+    width each side (trays) and a tenth up and down."""
+    quad = np.asarray(quad, dtype=np.float32).reshape(4, 2)
     x0, y0 = quad.min(axis=0)
     x1, y1 = quad.max(axis=0)
     mx, my = 0.2 * (x1 - x0), 0.1 * (y1 - y0)
@@ -150,20 +159,21 @@ def _suppress(cands: list[dice_model.Candidate], probs: np.ndarray) -> list[int]
 def _one_per_leaning_die(
     points: list[tuple[float, float]], lay: list[dice_flags.Lean], die_side: float
 ) -> list[int]:
-    """Indices of the finds to keep: of finds closer than a die's side where one leans, the leaning one.
+    """Indices of the finds to keep: of finds closer than ``LEANING_FIND`` die sides where one leans, the
+    leaning one.
 
     A cocked die shows a side face beside its top face and the detector may find both, and "three dice"
-    is no call to throw again. Flat dice cannot lie that close; a die leaning on another is a throw
-    again whichever of the two is kept.
+    is no call to throw again. Flat dice cannot lie that close (two lying against each other are a
+    side apart); a die leaning on another is a throw again whichever of the two is kept.
 
         >>> flat, cocked = dice_flags.Lean.FLAT, dice_flags.Lean.COCKED
-        >>> _one_per_leaning_die([(0, 0), (18, 0), (60, 0), (80, 0)], [flat, cocked, flat, flat], 22.0)
+        >>> _one_per_leaning_die([(0, 0), (12, 0), (60, 0), (80, 0)], [flat, cocked, flat, flat], 22.0)
         [1, 2, 3]
     """
     order = sorted(range(len(points)), key=lambda k: lay[k] is dice_flags.Lean.FLAT)
     kept: list[int] = []
     for k in order:
-        near = [j for j in kept if math.dist(points[k], points[j]) < die_side]
+        near = [j for j in kept if math.dist(points[k], points[j]) < LEANING_FIND * die_side]
         if not any(lay[k] is not dice_flags.Lean.FLAT or lay[j] is not dice_flags.Lean.FLAT for j in near):
             kept.append(k)
     return sorted(kept)
@@ -206,13 +216,14 @@ def _touches_checker_mask(mask: np.ndarray, x: float, y: float, side: float) -> 
     return window.mean() > 0.04
 
 
-def _pips_agree(image: np.ndarray, c: dice_model.Candidate, value: int) -> bool:
-    """The die's pips, counted in a clean layout of evenly sized pips, give ``value``."""
+def _pip_count(image: np.ndarray, c: dice_model.Candidate) -> int | None:
+    """The die's face counted the classical way, when its pips make a clean layout of evenly sized pips;
+    None when they do not."""
     pc = dice_pips.count_pips(image, c.x, c.y, c.side)
-    if pc.value != value:
-        return False
+    if pc.value is None:
+        return None
     # pip diameter / pitch of real faces lies in about 0.6..1.1; a side face's pip beside a top pip does not
-    return value == 1 or PIP_SIZE[0] <= pc.size <= PIP_SIZE[1]
+    return pc.value if pc.value == 1 or PIP_SIZE[0] <= pc.size <= PIP_SIZE[1] else None
 
 
 def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
@@ -297,23 +308,75 @@ def _rise(on_checker: bool) -> float:
     return (1.5 if on_checker else 1.0) / FIELD_IN_DICE
 
 
-def candidates(image: np.ndarray, quad: np.ndarray | None) -> list[dice_model.Candidate]:
-    """The detector's proposals that ``find_dice`` reads: in the field's window, of a plausible size,
+@dataclass
+class _Proposals:
+    """What ``find_dice`` reads: the candidates (the detector's peaks, then the patches of change none
+    of them explained), the centres of every die-sized patch of change (``patches``), and what changed
+    since the still (None without one)."""
+
+    cands: list[dice_model.Candidate]
+    patches: list[tuple[float, float]] = field(default_factory=list)
+    changed: np.ndarray | None = None
+    still: Still | None = None
+
+
+def candidates(
+    image: np.ndarray, quad: np.ndarray | None, still: Still | None = None
+) -> list[dice_model.Candidate]:
+    """The proposals that ``find_dice`` reads: the detector's in the field's window, of a plausible size,
     one per die, with the side the reader should crop (``image`` BGR, ``quad`` checked by ``_quad``).
+
+    With a ``still`` of the window (how it looked before the throw) only what arrived since is
+    proposed: the detector's peaks where the frame changed, and every patch of change the size of a
+    die (or of two lying together) that no peak explains.
     """
+    return _proposals(image, quad, still).cands
+
+
+def _proposals(image: np.ndarray, quad: np.ndarray | None, still: Still | None) -> _Proposals:
     if quad is None:
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
-        return _one_peak_per_die(found)
+        return _Proposals(_one_peak_per_die(found))
     die_side = _die_side(quad)
     # only the field and a margin for the trays: dice beyond are not the table's business
-    x0, y0, x1, y1 = _search_window(quad, image.shape)
+    window = search_window(quad, image.shape)
+    x0, y0, x1, y1 = window
     found = dice_detect.detect(
         image[y0:y1, x0:x1], _detect_scale(image, die_side), DETECT_HEAT, MAX_CANDIDATES_FIELD
     )
     # keep the detector's centre but trust the field for plausible sizes
     found = _one_peak_per_die([c for c in found if 0.6 * die_side <= c.side <= 2.0 * die_side])
     least = die_side * READ_SIDE_FIELD
-    return [dice_model.Candidate(c.x + x0, c.y + y0, max(c.side, least), c.heat) for c in found]
+    cands = [dice_model.Candidate(c.x + x0, c.y + y0, max(c.side, least), c.heat) for c in found]
+    changed = still.changed(image) if still is not None and still.window == window else None
+    if still is None or changed is None:
+        return _Proposals(cands)  # no still, or the light or the camera moved: the still says nothing
+    # what did not change since the still is the table's own; a patch of change no peak explains is
+    # read as a hot peak (off centre it is read again)
+    kept = [c for c in cands if still.arrived(changed, c.x, c.y, die_side)]
+    blobs = still.blobs(changed)
+    for blob in blobs:
+        if len(blob.centres) == 2:
+            kept = [c for c in kept if not _between(c, blob.centres)]
+    patches = [centre for blob in blobs for centre in blob.centres]
+    for x, y in patches:
+        if all(math.hypot(x - c.x, y - c.y) > 0.6 * die_side for c in kept):
+            kept.append(dice_model.Candidate(x, y, least, HOT))
+    return _Proposals(kept, patches, changed, still)
+
+
+def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
+    """Whether a peak lies between two dice lying against each other, nearer their meeting edge than
+    either die's centre: the detector seeing the pair as one die (its read would then be "cocked").
+
+        >>> _between(dice_model.Candidate(10.0, 0.0, 20.0, 1.0), ((0.0, 0.0), (20.0, 0.0)))
+        True
+        >>> _between(dice_model.Candidate(2.0, 1.0, 20.0, 1.0), ((0.0, 0.0), (20.0, 0.0)))
+        False
+    """
+    (ax, ay), (bx, by) = pair
+    mid = math.hypot(c.x - (ax + bx) / 2, c.y - (ay + by) / 2)
+    return mid < min(math.hypot(c.x - ax, c.y - ay), math.hypot(c.x - bx, c.y - by))
 
 
 def find_dice(
@@ -322,6 +385,8 @@ def find_dice(
     checker_mask: np.ndarray | None = None,
     on_checker_valid: bool = False,
     checkers: np.ndarray | None = None,
+    still: Still | None = None,
+    same_board: bool = False,
 ) -> list[DieReading]:
     """Every die in ``image`` (BGR), left to right.
 
@@ -337,11 +402,16 @@ def find_dice(
     ``on_checker``. Without a field a die is cocked when the value reader finds that likelier than any
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
-    face as ``likeliest``: the referee asks the table).
+    face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
+    window before the throw) only what arrived since can be a die; when the still shows the same
+    checkers as the frame (``same_board``: the settled frame the turn began with) and ``checkers`` are
+    known, a die-sized patch that arrived on an empty point and that the reader cannot make out is
+    reported as an unreadable die with no face (the referee waits rather than miss a die).
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
-    cands = candidates(image, quad)
+    proposed = _proposals(image, quad, still)
+    cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
     else:
@@ -360,7 +430,39 @@ def find_dice(
         die = _reading(image, cands[i], probs[i], look, checker_mask, on_checker_valid)
         if die is not None:
             readings.append(die)
+    if quad is not None and checkers is not None and same_board:
+        readings += _unread(image.shape, quad, proposed, kept, checkers)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _unread(
+    shape: tuple[int, ...], quad: np.ndarray, proposed: _Proposals, kept: list[int], checkers: np.ndarray
+) -> list[DieReading]:
+    """Patches of change the size of a die that arrived on the field's empty points and that the reader
+    could not make out as a die: reported as unreadable dice with no face, so that the referee waits
+    (or asks) rather than call a throw with one die missing. A patch over a filled checker slot is left
+    out: a checker that moved a little changes like that, and a die there rests on a checker anyway."""
+    still, changed = proposed.still, proposed.changed
+    if still is None or changed is None:
+        return []
+    side = _die_side(quad)
+    found = [(proposed.cands[i].x, proposed.cands[i].y) for i in kept]
+    out = []
+    for x, y in proposed.patches:
+        if any(math.hypot(x - a, y - b) < side for a, b in found):
+            continue
+        if still.share(changed, x, y, side) < UNREAD_SHARE:
+            continue
+        ((u, v),) = dice_flags.footprints(quad, shape, np.array([[x, y]]), _rise(False))
+        if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0) or abs(u - 0.5) < BAR_HALF:
+            continue
+        if _on_a_checker(checkers, np.array([[u, v]]))[0]:
+            continue
+        half = Half.LEFT if u < 0.5 else Half.RIGHT
+        box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+        out.append(DieReading(None, (float(x), float(y)), box, 0.0, unreadable=True, half=half))
+        found.append((x, y))
+    return out
 
 
 @dataclass(frozen=True)
@@ -463,13 +565,17 @@ def _reading(
     die_p = 1.0 - float(p[0])
     confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
     unreadable = not look.cocked and confidence < READABLE
+    likeliest: int | None = None if look.cocked else value
     if look.doubtful:
         # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
         # call, so it is reported unreadable with its face (pips cannot tell a lean)
         unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
-    elif unreadable and _pips_agree(image, c, value):
-        # the network is unsure but the pips, counted the classical way, say the same face
-        unreadable = False
+    elif unreadable:
+        pips = _pip_count(image, c)
+        if pips == value:
+            unreadable = False  # the network is unsure but the pips, counted the classical way, agree
+        elif pips is not None:
+            likeliest = None  # the two disagree: no face is likely enough to ask the table about
     outside, half, on_checker = False, None, False
     if look.foot is not None:
         u, v = look.foot
@@ -495,5 +601,5 @@ def _reading(
         outside_field=outside,
         unreadable=unreadable,
         half=half,
-        likeliest=None if look.cocked else value,
+        likeliest=likeliest,
     )

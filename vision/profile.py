@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from bgboard.layout import Orientation
+from vision.arrivals import Still
 from vision.checkers import FEATURES, EmptyField, EmptyReference, SlotModel
 from vision.geometry import BoardGeometry
 
@@ -54,6 +55,9 @@ class Profile:
     # die-like marks of the board itself (a logo, an inlay) that the dice reader found in the calibration
     # frame, in field coordinates: dice seen there later are the board, not a throw
     fixtures: tuple[tuple[float, float], ...] = ()
+    # the dice window of the calibration frame with its clear dice painted out: what was there before
+    # any throw, for the first throw's dice to be found in what changed (``vision.arrivals``)
+    still: Still | None = None
 
     def to_json(self) -> dict:
         return {
@@ -74,6 +78,7 @@ class Profile:
             "empty_field": self.empty_field.to_json() if self.empty_field else None,
             "counts_trusted": self.counts_trusted,
             "fixtures": [list(f) for f in self.fixtures],
+            "still": self.still.to_json() if self.still else None,
         }
 
     @classmethod
@@ -114,6 +119,7 @@ class Profile:
             fixtures = tuple((float(x), float(y)) for x, y in data.get("fixtures", []))
             if not all(math.isfinite(v) for f in fixtures for v in f):
                 raise ValueError("a fixture is not a finite point")
+            still = Still.from_json(data["still"]) if data.get("still") else None
             camera = data.get("camera") or {}
             if not isinstance(camera, dict):
                 raise ValueError("camera settings are not an object")
@@ -138,6 +144,7 @@ class Profile:
             empty_field,
             trusted,
             fixtures,
+            still,
         )
 
     def save(self, path: str | Path) -> None:

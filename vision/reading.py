@@ -11,8 +11,9 @@ counts the view does not rule out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
-from bgboard.layout import CELLS, Cell, Half
+from bgboard.layout import CELLS, Cell, Half, Row
 
 # A confidence at or above this is "confident": the judge may rely on it for an illegal call.
 CONFIDENT = 0.95
@@ -74,16 +75,47 @@ class DieReading:
         }
 
 
+class CubePlace(Enum):
+    """Where the doubling cube lies: on the bar, or beside the field (a tray, the frame)."""
+
+    BAR = "bar"
+    TRAY = "tray"
+
+
+# A cube nearer a row than this share of the field's height lies on that row's player's side.
+CUBE_SIDE = 0.3
+
+
 @dataclass(frozen=True)
 class CubeReading:
-    """The doubling cube: ``location`` is one of "centre", "top", "bottom", "tray"."""
+    """The doubling cube: where it lies, its centre in image px, its height ``v`` in the field (0 at the
+    top row's edge, 1 at the bottom row's), and its face where legible.
 
-    location: str
+        >>> CubeReading(CubePlace.BAR, (640.0, 80.0), 0.1, 2).beside
+        <Row.TOP: 'top'>
+    """
+
+    place: CubePlace
     center: tuple[float, float]
+    v: float
     value: int | None = None  # the face, where legible
 
+    @property
+    def beside(self) -> Row | None:
+        """The row of the player the cube lies beside (its owner's, by custom), or None when centred."""
+        if self.v < CUBE_SIDE:
+            return Row.TOP
+        if self.v > 1 - CUBE_SIDE:
+            return Row.BOTTOM
+        return None
+
     def to_json(self) -> dict:
-        return {"location": self.location, "center": list(self.center), "value": self.value}
+        return {
+            "place": self.place.value,
+            "beside": self.beside.value if self.beside else None,
+            "center": list(self.center),
+            "value": self.value,
+        }
 
 
 @dataclass(frozen=True)
@@ -114,8 +146,10 @@ class BoardReading:
         dice: tuple[DieReading, ...] = (),
         elapsed_ms: float = 0.0,
         notes: tuple[str, ...] = (),
+        cube: CubeReading | None = None,
     ) -> BoardReading:
-        """The inverse of :meth:`cells`, with the frame's dice, the time the reading took and its notes."""
+        """The inverse of :meth:`cells`, with the frame's dice and cube, the time the reading took and its
+        notes."""
         ordered = [cells[c] for c in CELLS]
         return cls(
             tuple(ordered[:12]),
@@ -123,7 +157,7 @@ class BoardReading:
             ordered[24],
             ordered[25],
             dice,
-            None,
+            cube,
             elapsed_ms,
             notes,
         )

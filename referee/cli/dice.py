@@ -1,11 +1,14 @@
-"""``referee dice``: find and read the dice in images, with no calibration needed.
+"""``referee dice``: find and read the dice in photographs of dice, or in board frames with a profile.
 
 $ referee dice roll.jpg --json
 {"image": "roll.jpg", "dice": [{"value": 5, "center": [412.0, 300.5], "box": [...], "confidence": 0.998,
  "flags": [], "half": null}], "elapsed_ms": 9.1}
 
-One JSON object per image (one line each with ``--json``). With ``--profile`` (from ``referee calibrate``)
-each die also gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
+Without a profile it reads photographs of dice: dice on a plain table, seen from above, any size. It
+does not know a board: in a frame of one it takes checkers, the cube, the trays' contents and the
+board's own marks for dice. On a board give ``--profile`` (from ``referee calibrate``): dice are then
+looked for on the calibrated field and around it, at the size the field implies, and each die also
+gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
 ``on_checker``. Flags: ``cocked`` (value null: no face is up), ``on_checker``, ``outside_field``,
 ``unreadable`` (too unclear to count: value is the likeliest face, weighed by its low confidence, and
 the referee waits for a clearer view instead of using it).
@@ -32,13 +35,15 @@ if TYPE_CHECKING:
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "dice",
-        help="find and read dice in images",
+        help="find and read dice in photographs of dice (on a board: with --profile)",
         description=__doc__.split("\n\n", 2)[2] if __doc__ else None,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("images", nargs="+", metavar="IMAGE", help="photographs or camera frames")
     p.add_argument("--json", action="store_true", help="one JSON object per line instead of text")
-    p.add_argument("--profile", help="a calibration profile: report dice in board terms")
+    p.add_argument(
+        "--profile", help="a calibration profile: needed for board frames; reports dice in board terms"
+    )
     p.add_argument(
         "--on-checker-valid",
         action="store_true",

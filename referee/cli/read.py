@@ -7,7 +7,9 @@ One JSON object per image (one line each with ``--json``): ``top``/``bottom`` in
 ``bar``, inferred ``off``, per-cell ``confidence``, ``occluded`` and ``unreadable_points``, ``dice``,
 ``cube`` and ``elapsed_ms`` of the read itself.
 
-With ``--position POS --on-roll SIDE`` (POS a gnubg Position ID, whose side on roll is SIDE, or a JSON
+With ``--before IMAGE`` (the settled frame the turn began with, no dice on it) only what arrived since
+can be a die; without it, what the calibration frame showed is the board's own (a clock, the cube, a
+logo). With ``--position POS --on-roll SIDE`` (POS a gnubg Position ID, whose side on roll is SIDE, or a JSON
 file in the image-layout form of labels.json: ``top``, ``bottom``, ``bar``) each object also gets the
 referee's ``call`` on the throw in the image, as the session would make it with that position confirmed
 and SIDE about to throw: ``{"kind": "roll" | "reroll" | "ask" | "wait", "dice": [d1, d2], "reason": ...}``
@@ -49,6 +51,12 @@ def add_parser(sub: Any) -> None:
         help="the confirmed position: a gnubg Position ID (with --on-roll) or a layout JSON file",
     )
     p.add_argument("--on-roll", choices=("light", "dark"), help="the side about to throw (with --position)")
+    p.add_argument(
+        "--before",
+        metavar="IMAGE",
+        help="the settled frame the turn began with (no dice): only what arrived since is a die "
+        "(default: the calibration frame)",
+    )
     p.add_argument(
         "--on-checker-valid",
         action="store_true",
@@ -133,12 +141,20 @@ def run(args: argparse.Namespace) -> int:
         on_roll = Side(args.on_roll)
         board = confirmed(args.position, on_roll, profile.orientation)
     options = SessionOptions(profile.orientation, RuleOptions(on_checker_valid=args.on_checker_valid))
+    before = None
+    if args.before is not None:
+        try:
+            still = load_image(args.before)
+            profile.check_frame(still.shape[1], still.shape[0])
+            before = reader.still(still)
+        except ValueError as e:
+            raise CommandError(f"--before {args.before}: {e}") from None
     status = 0
     for path in args.images:
         try:
             frame = load_image(path)
             expected = board.layout(profile.orientation) if board is not None else None
-            reading = reader.read(frame, expected=expected)
+            reading = reader.read(frame, expected=expected, before=before)
         except (CommandError, ValueError) as e:
             # one bad frame must not lose the others' readings
             print(f"referee read: {path}: {e}", file=sys.stderr)

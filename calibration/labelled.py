@@ -1,0 +1,57 @@
+"""The labelled real board photographs, one profile per camera, calibrated as the checks calibrate.
+
+``../shared/data/real-boards/labels.json`` labels each photograph's position, field corners, dice and
+cube. The first photograph of each camera that no hand covers is calibrated on itself with its
+labelled position (``referee calibrate IMAGE --corners ... --known ...``, as
+``../shared/checks/boards.py`` does): the tables the semi-real benchmark and the dice training throw on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.layout import ImageLayout
+from calibration.learn import calibrate
+from vision.board_reader import BoardReader
+from vision.profile import Profile
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """One camera's calibration photograph, its labels and the profile calibrated on it."""
+
+    name: str
+    image: np.ndarray
+    layout: ImageLayout
+    profile: Profile
+    dice: tuple[tuple[float, float], ...]  # centres of the photograph's own dice, px
+    cube: tuple[float, float] | None  # centre of its cube, px
+
+    @property
+    def checkers(self) -> np.ndarray:
+        """The labelled position's first-layer checkers as (u, v, ru, rv) in the field's unit square."""
+        return BoardReader(self.profile, use_dice=False, use_counts=False).checkers(self.layout)
+
+
+def labelled_cameras(boards: Path) -> list[Labelled]:
+    """One :class:`Labelled` per camera of ``boards`` (a folder with ``labels.json``)."""
+    out = []
+    seen: set[str] = set()
+    for d in json.loads((boards / "labels.json").read_text()):
+        if d["hand_over_board"] or d["camera"] in seen:
+            continue
+        seen.add(d["camera"])
+        image = cv2.imread(str(boards / d["image"]))
+        if image is None:
+            raise ValueError(f"cannot read {boards / d['image']}")
+        layout = ImageLayout.from_json(d)
+        profile = calibrate(image, [tuple(c) for c in d["board_quad"]], known=layout, source=d["image"])
+        dice = tuple((float(x), float(y)) for x, y in (die["center"] for die in d.get("dice") or []))
+        cube = tuple(float(v) for v in d["cube"]["center"]) if d.get("cube") else None
+        out.append(Labelled(d["image"], image, layout, profile, dice, cube))  # type: ignore[arg-type]
+    return out

@@ -1,0 +1,101 @@
+"""A die is what arrives with a throw: the still frame the turn began with, and what changed since."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from bgboard.layout import Board, Orientation
+from calibration.learn import calibrate
+from synthetic.render import render
+from synthetic.scene import DieSpec, scene_from_layout
+from vision.arrivals import DIE_PX, Still
+from vision.board_reader import BoardReader
+from vision.dice import expected_die_side, find_dice, search_window
+from vision.profile import Profile, ProfileError
+
+START = Board.start().layout(Orientation.BOTTOM_RIGHT)
+
+
+@pytest.fixture(scope="module")
+def reader() -> BoardReader:
+    frame = render(scene_from_layout(START, noise=0.01), seed=3)
+    return BoardReader(calibrate(frame.image, [tuple(c) for c in frame.field_quad], start=True))
+
+
+def _frame(*dice: DieSpec):
+    return render(scene_from_layout(START, dice=dice, noise=0.01), seed=5)
+
+
+def test_two_dice_lying_together_are_one_patch_with_two_centres() -> None:
+    board = np.full((300, 400, 3), 90, np.uint8)
+    still = Still.of(board, (0, 0, 400, 300), die_side=20.0)
+    thrown = board.copy()
+    thrown[140:160, 180:200] = 240  # two dice side by side, one blob of change
+    thrown[140:160, 200:220] = 200
+    (blob,) = still.blobs(still.changed(thrown))
+    xs = sorted(x for x, _ in blob.centres)
+    assert len(xs) == 2 and abs(xs[0] - 190) < 4 and abs(xs[1] - 210) < 4
+    # a square patch three dice wide (the cube, a cup's base) is no die and no pair
+    cube = board.copy()
+    cube[120:180, 170:230] = 230
+    assert still.blobs(still.changed(cube)) == []
+
+
+def test_a_change_of_light_over_the_whole_table_says_nothing() -> None:
+    board = np.full((300, 400, 3), 90, np.uint8)
+    still = Still.of(board, (0, 0, 400, 300), die_side=20.0)
+    lit = board.copy()
+    lit[:, :250] = 160  # a lamp switched on over most of the table
+    assert still.changed(lit) is None
+    assert still.share(None, 100.0, 100.0) == 1.0  # nothing can be said: every candidate stays
+
+
+def test_only_what_arrived_is_a_die(reader: BoardReader) -> None:
+    """A die already lying on the field when the turn began (left there, a sticker) is not the throw's;
+    the two thrown since are read, even a white die on a cream point."""
+    quad = np.asarray(reader.profile.corners, dtype=np.float64)
+    left_over = DieSpec(4, 0.2, 0.5, 30.0)
+    before = _frame(left_over).image
+    thrown = _frame(left_over, DieSpec(1, 0.68, 0.5, 10.0), DieSpec(5, 0.84, 0.45, 50.0)).image
+    still = Still.of(before, search_window(quad, before.shape), expected_die_side(quad) or 1.0)
+    assert still.scale == pytest.approx(DIE_PX / (expected_die_side(quad) or 1.0))
+    assert sorted(d.value for d in find_dice(thrown, quad)) == [1, 4, 5]
+    assert sorted(d.value for d in find_dice(thrown, quad, still=still)) == [1, 5]
+    assert sorted(d.value for d in reader.read(thrown, before=reader.still(before)).dice) == [1, 5]
+
+
+def test_a_patch_that_arrived_and_cannot_be_read_is_an_unreadable_die(reader: BoardReader) -> None:
+    """On the turn's own still, something die-sized that arrived on an empty point and that the reader
+    cannot make out is reported as a die with no face: the referee waits rather than call one die."""
+    quad = np.asarray(reader.profile.corners, dtype=np.float64)
+    before = _frame().image
+    thrown = _frame(DieSpec(3, 0.68, 0.5, 10.0)).image.copy()
+    x, y = 880, 360  # a grey block the size of a die on the field's empty middle: no die the reader knows
+    side = int(expected_die_side(quad) or 20)
+    thrown[y - side // 2 : y + side // 2, x - side // 2 : x + side // 2] = (120, 120, 120)
+    still = reader.still(before)
+    checkers = reader.checkers(START)
+    seen = find_dice(thrown, quad, checkers=checkers, still=still, same_board=True)
+    unread = [d for d in seen if d.unreadable and d.likeliest is None]
+    assert [d.value for d in seen if not d.unreadable] == [3]
+    assert len(unread) == 1 and abs(unread[0].center[0] - x) < side
+    # on the calibration's still (another position, perhaps) such a patch is not reported
+    assert [d.value for d in find_dice(thrown, quad, checkers=checkers, still=still)] == [3]
+
+
+def test_the_profile_keeps_the_calibration_still(reader: BoardReader, tmp_path) -> None:
+    profile = reader.profile
+    assert profile.still is not None
+    path = tmp_path / "p.profile"
+    profile.save(path)
+    back = Profile.load(path)
+    assert back.still is not None and back.still.window == profile.still.window
+    assert back.still.image.shape == profile.still.image.shape
+    data = json.loads(path.read_text())
+    data["still"]["jpeg"] = "not base64!"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="damaged.*referee calibrate"):
+        Profile.load(path)

@@ -1,0 +1,191 @@
+"""What arrived since the board was last still: a die is what comes with a throw.
+
+The referee knows how the table looked before the throw (:class:`Still`: the settled frame the turn
+began with, or the calibration frame with its clear dice painted out, for the first throw). What is
+the same as then (a clock beside the board, the cube where it lies, a logo, the art on a checker, the
+contents of a tray) is no die, however much it looks like one; what changed in a solid patch the
+size of a die is where a die may be, and is read even where the detector saw nothing (two dice lying
+against each other are one blob to it, and a die unlike the ones it learned may not be seen at all).
+
+The frame is compared at the scale where a die is ``DIE_PX`` pixels across, blurred so that thin
+strokes (a clock's changing digits, a seam of the board) and a pixel of camera jitter fade, and with
+the overall shift of light between the two frames taken out.
+
+    >>> import numpy as np
+    >>> board = np.full((200, 300, 3), 120, np.uint8)
+    >>> still = Still.of(board, (0, 0, 300, 200), die_side=20.0)
+    >>> thrown = board.copy(); thrown[90:110, 140:160] = 240
+    >>> changed = still.changed(thrown)
+    >>> still.share(changed, 150.0, 100.0), still.share(changed, 60.0, 50.0)
+    (1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A die is compared at this many pixels across: enough for a solid patch, too few for a digit's stroke.
+DIE_PX = 6.0
+# A pixel changed when its colour moved this far (CIE Lab units, after the frames' shift of light):
+# a white die on a cream point differs by about 10 (its shading, pips and shadow), a camera's noise
+# by 2 to 3 at this scale.
+CHANGED_DE = 7.0
+# A die arrived where at least this share of its core (a disc of 0.4 sides) changed.
+ARRIVED = 0.35
+# When more than this share of the window changed, the light or the camera moved: nothing can be said.
+TOO_MUCH = 0.35
+# Blobs of change this many die areas count as one die, and up to TWO_DICE as two lying together;
+# bigger ones are a hand or a stack that changed. A die's patch is wider than the die: the blur
+# spreads it by about a pixel each side and its shadow adds a little ((6 + 2)^2 / 6^2 = 1.8 areas).
+ONE_DIE = (0.3, 2.3)
+TWO_DICE = 4.5
+# Two dice lying against each other make a blob at least this much longer than wide.
+ELONGATED = 1.45
+
+
+class StillError(ValueError):
+    """A stored still frame that cannot be used."""
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A patch of change the size of one die or two: centres of the dice it may hold, in image px."""
+
+    centres: tuple[tuple[float, float], ...]
+    area: float  # in die areas
+
+
+@dataclass(frozen=True)
+class Still:
+    """The dice window of a frame as it was before the throw, at ``scale`` (``DIE_PX`` px per die)."""
+
+    window: tuple[int, int, int, int]  # x0, y0, x1, y1 in image px
+    scale: float
+    image: np.ndarray  # BGR uint8, the window shrunk by ``scale``
+
+    @classmethod
+    def of(cls, frame: np.ndarray, window: tuple[int, int, int, int], die_side: float) -> Still:
+        """The still of ``frame`` (BGR) in ``window`` for dice of ``die_side`` image px."""
+        scale = DIE_PX / max(die_side, 1.0)
+        return cls(window, scale, _shrink(frame, window, scale))
+
+    def changed(self, frame: np.ndarray) -> np.ndarray | None:
+        """Where ``frame`` differs from the still (bool, at the still's scale), or None when too much of
+        it changed to tell (the light or the camera moved)."""
+        now = _shrink(frame, self.window, self.scale)
+        if now.shape != self.image.shape:
+            return None
+        a = cv2.cvtColor(_blur(now), cv2.COLOR_BGR2LAB).astype(np.float32)
+        b = cv2.cvtColor(_blur(self.image), cv2.COLOR_BGR2LAB).astype(np.float32)
+        diff = a - b
+        diff -= np.median(diff.reshape(-1, 3), axis=0)  # the light's shift over the whole window
+        # OpenCV's 8-bit Lab scales L by 255/100: bring it back to Lab units
+        diff[..., 0] *= 100.0 / 255.0
+        moved = np.sqrt((diff**2).sum(axis=2)) > CHANGED_DE
+        if moved.mean() > TOO_MUCH:
+            return None
+        return moved
+
+    def share(self, changed: np.ndarray | None, x: float, y: float, side: float | None = None) -> float:
+        """The share of the die's core at image (``x``, ``y``) that changed (1 when nothing can be said)."""
+        if changed is None:
+            return 1.0
+        r = 0.4 * (side * self.scale if side else DIE_PX)
+        cx, cy = (x - self.window[0]) * self.scale, (y - self.window[1]) * self.scale
+        h, w = changed.shape
+        x0, x1 = max(0, int(cx - r)), min(w, int(math.ceil(cx + r)) + 1)
+        y0, y1 = max(0, int(cy - r)), min(h, int(math.ceil(cy + r)) + 1)
+        if x0 >= x1 or y0 >= y1:
+            return 0.0
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        disc = (xx - cx) ** 2 + (yy - cy) ** 2 <= max(r, 1.0) ** 2
+        if not disc.any():
+            return 0.0
+        return float(changed[y0:y1, x0:x1][disc].mean())
+
+    def arrived(self, changed: np.ndarray | None, x: float, y: float, side: float | None = None) -> bool:
+        """Whether something new lies at image (``x``, ``y``): a die here came with the throw."""
+        return self.share(changed, x, y, side) >= ARRIVED
+
+    def blobs(self, changed: np.ndarray | None) -> list[Blob]:
+        """The patches of change the size of one die, or of two lying against each other."""
+        if changed is None:
+            return []
+        solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, labels, stats, centres = cv2.connectedComponentsWithStats(solid)
+        die_area = DIE_PX * DIE_PX
+        found = []
+        for k in range(1, n):
+            area = stats[k, cv2.CC_STAT_AREA] / die_area
+            if area < ONE_DIE[0] or area > TWO_DICE:
+                continue
+            points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
+            dice: list[tuple[float, float]] | None
+            if area <= ONE_DIE[1]:
+                dice = [(float(centres[k][0]), float(centres[k][1]))]
+            else:
+                dice = _two(points)
+                if dice is None:
+                    continue  # one square patch bigger than a die: the cube, a cup's base, a hand's shadow
+            back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
+            found.append(Blob(tuple((float(x), float(y)) for x, y in back), float(area)))
+        return found
+
+    def to_json(self) -> dict:
+        ok, jpg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        if not ok:
+            raise StillError("cannot encode the still frame")
+        return {
+            "window": list(self.window),
+            "scale": self.scale,
+            "jpeg": base64.b64encode(jpg.tobytes()).decode("ascii"),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Still:
+        try:
+            window = tuple(int(v) for v in data["window"])
+            scale = float(data["scale"])
+            raw = np.frombuffer(base64.b64decode(data["jpeg"], validate=True), np.uint8)
+        except (KeyError, TypeError, ValueError) as e:
+            raise StillError(f"the still frame is damaged ({e})") from None
+        image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
+        if len(window) != 4 or not (0 < scale < 10) or image is None:
+            raise StillError("the still frame is damaged")
+        x0, y0, x1, y1 = window
+        if image.shape[:2] != _shrunk_size(window, scale)[::-1]:
+            raise StillError("the still frame does not match its window")
+        return cls((x0, y0, x1, y1), scale, image)
+
+
+def _shrunk_size(window: tuple[int, int, int, int], scale: float) -> tuple[int, int]:
+    x0, y0, x1, y1 = window
+    return max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))
+
+
+def _shrink(frame: np.ndarray, window: tuple[int, int, int, int], scale: float) -> np.ndarray:
+    x0, y0, x1, y1 = window
+    crop = frame[y0:y1, x0:x1]
+    return cv2.resize(crop, _shrunk_size(window, scale), interpolation=cv2.INTER_AREA)
+
+
+def _blur(image: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(image, (3, 3), 0.8)
+
+
+def _two(points: np.ndarray) -> list[tuple[float, float]] | None:
+    """The centres of two dice in a blob of change, or None when the blob is no pair (a square block):
+    the blob's halves along its long axis."""
+    (_, _), (w, h), _ = cv2.minAreaRect(points)
+    if max(w, h) < ELONGATED * max(min(w, h), 1.0):
+        return None
+    centre = points.mean(axis=0)
+    _, _, vt = np.linalg.svd(points - centre, full_matrices=False)
+    along = (points - centre) @ vt[0]
+    halves = [points[side].mean(axis=0) for side in (along < 0, along >= 0)]
+    return [(float(x), float(y)) for x, y in halves]
