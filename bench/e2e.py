@@ -10,19 +10,23 @@ draws a still table identically), so the settle gate and the session see every f
 the reader's answer for the repeated picture is reused. Hand frames are rendered each, as hands move.
 The virtual players wait for the referee's signal, as players at a table do. Mixed in: cocked and
 off-half dice (a reroll is due), an illegal play in about one turn in ten (the house remedy:
-restore, play again), sensor noise, the room's light drifting. When the referee gives no verdict
-within the wait, the bench counts a *stall* and starts the session again from the true position so the
-game can go on.
+restore, play again), sensor noise, the room's light drifting. A chess clock stands beside the board,
+its digits moving on with every shot; a third of the throws leave the two dice lying against each
+other; now and then the side on roll doubles and the other takes, and the taker puts the cube on its
+side of the bar at the new value (the referee must follow it, and never take it for a die). When the
+referee gives no verdict within the wait, the bench counts a *stall* and starts the session again
+from the true position so the game can go on.
 
 Figures: legal plays called illegal (target 0), illegal plays caught (target >= 99 %), rerolls caught
-(target all), results and scores right, and the median stream time from the dice lifted to the verdict
-(target <= 0.5 s).
+(target all), results and scores right, the cube followed through every take with no question asked
+about it, and the median stream time from the dice lifted to the verdict (target <= 0.5 s).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -36,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from bgboard.layout import Board, Half, ImageLayout, Side
+from bgboard.layout import Board, Half, ImageLayout, Row, Side
 from calibration.learn import calibrate
 from hardware.console_signals import ConsoleSignals
 from hardware.frames import Frame
@@ -48,13 +52,18 @@ from referee.rules_options import RuleOptions
 from referee.scoring import classify
 from referee.session import Observation, Say, Session, SessionOptions
 from synthetic.players import miscount
+from synthetic.scene import CubeSpec
 from synthetic.table import DieAt, HandAt, Shot, VirtualTable
+from vision.arrivals import Still
 from vision.board_reader import BoardReader
 from vision.reading import BoardReading
 from vision.rectify import Rectifier
 
 WAIT = 30  # frames the virtual players wait for a signal (3 s)
 EARLY = 0.03  # the share of legal plays after which the opponent throws before the dice are lifted
+TOUCHING = 0.33  # the share of throws whose two dice lie against each other
+DOUBLES = 0.04  # the share of turns before which the side on roll doubles (and the other takes)
+CENTRED = CubeSpec(64, "centre")  # the cube as a game starts: on the bar, 64 up
 GAMES = 200  # `make bench`
 
 
@@ -69,6 +78,7 @@ class Tally:
     reroll_kinds: Counter = field(default_factory=Counter)  # every bad throw by kind (opening ties too)
     rerolls_asked: int = 0  # bad throws caught by asking the table what the dice show
     rolls: Counter = field(default_factory=Counter)  # good throws: "read", "wrong", "stall"
+    cube: Counter = field(default_factory=Counter)  # "taken" (the record follows), "missed", "questions"
     results: Counter = field(default_factory=Counter)  # games: "right", "wrong", "stall"
     latency: list[float] = field(default_factory=list)  # dice lifted -> verdict, stream seconds
     latency_asked: list[float] = field(default_factory=list)  # the same when the table was asked first
@@ -104,18 +114,28 @@ class SameFrameReader:
         self.tally = tally
         self._image: Any = None  # kept alive so that its id cannot be taken by another picture
         self._expected: ImageLayout | None = None
+        self._before: Still | None = None
         self._reading: BoardReading | None = None
 
     @property
     def rectifier(self) -> Rectifier:
         return self.reader.rectifier
 
-    def read(self, image: np.ndarray, *, expected: ImageLayout | None = None) -> BoardReading:
-        if image is not self._image or expected != self._expected or self._reading is None:
-            self._reading = self.reader.read(image, expected=expected)
-            self._image, self._expected = image, expected
+    def read(
+        self, image: np.ndarray, *, expected: ImageLayout | None = None, before: Still | None = None
+    ) -> BoardReading:
+        same = image is self._image and expected == self._expected and before is self._before
+        if not same or self._reading is None:
+            self._reading = self.reader.read(image, expected=expected, before=before)
+            self._image, self._expected, self._before = image, expected, before
             self.tally.reads += 1
         return self._reading
+
+    def still(self, image: np.ndarray) -> Still:
+        return self.reader.still(image)
+
+    def arrivals(self, image: np.ndarray, before: Still) -> int:
+        return self.reader.arrivals(image, before)
 
     @property
     def last(self) -> BoardReading | None:
@@ -127,7 +147,8 @@ class Bench:
     def __init__(self, seed: int, noise: float, drift: float) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.table = VirtualTable(noise=noise, light_drift=drift, seed=seed)
+        self.table = VirtualTable(noise=noise, light_drift=drift, seed=seed, clock=True)
+        self.table.cube = CENTRED  # the installer calibrates on the table as it stands
         start = self.table.calibration_frame()
         corners = [tuple(float(v) for v in c) for c in start.field_quad]
         self.profile = calibrate(start.image, corners, start=True)
@@ -145,6 +166,7 @@ class Bench:
         )
         self.answer_t = 0.0
         self.asked = False
+        self.pending: list[Button] = []  # buttons the players are about to press, one a frame
         self.heard: list[Signal] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
@@ -190,6 +212,11 @@ class Bench:
                 f"seed {self.seed} frame {frame.index}: {say.signal.name if say.signal else '-'}: {say.text}"
                 for say in says
             ]
+            questions = [say for say in says if say.text.startswith("please check the cube")]
+            if questions:
+                # the table keeps the cube where the record has it: any question about it is a false one
+                self.tally.cube["questions"] += len(questions)
+                self.trace(f"asked about the cube: {questions[0].text}")
             for say in says:
                 if say.signal in until and answer is None:
                     answer = say
@@ -201,6 +228,8 @@ class Bench:
         """The players on hearing the referee (the loop's hook): asked which play it was (amber), they
         answer truthfully; asked what the dice show, they confirm only flat dice showing those faces (a
         leaning die they throw again, as the referee asked)."""
+        if self.pending:
+            return (self.pending.pop(0),)
         session = self.session
         if session.question is not None and session.question == self.shot.board:
             self.tally.confirmed += 1
@@ -226,11 +255,50 @@ class Bench:
             x += (0.11 + self.rng.uniform(0, 0.05)) if i else 0.0
             y = 0.44 + self.rng.uniform(0, 0.12)
             out.append(DieAt(v, x, y, cocked=bad == "cocked" and i == 0, angle=self.rng.uniform(0, 80)))
+        if len(out) == 2 and self.rng.random() < TOUCHING:
+            out[1] = self.against(out[0], out[1])
         if bad == "off-half":
             out = [DieAt(d.value, 1.0 - d.x, d.y, d.cocked, d.angle) for d in out]
         if bad == "outside":
             out[0] = DieAt(out[0].value, 1.06, out[0].y, False, out[0].angle)
         return tuple(out)
+
+    def against(self, first: DieAt, second: DieAt) -> DieAt:
+        """``second`` lying against ``first``, as thrown dice often do: side by side or corner to
+        corner, on the side of it away from the bar or the other way (never on the bar)."""
+        die, aspect = self.table.die_side(), self.table.aspect()
+        corner = self.rng.random() < 0.35
+        side = self.rng.randrange(4)
+        a = math.radians(first.angle + 90 * side + (45 if corner else 0))
+        reach = die * (math.sqrt(2) if corner else 1.0) * 1.01
+        x, y = first.x + reach * math.cos(a), first.y + reach * math.sin(a) / aspect
+        if abs(x - 0.5) < 0.06 or (x - 0.5) * (first.x - 0.5) < 0:
+            x = first.x - reach * math.cos(a)  # the other way, into the half
+        return DieAt(second.value, x, y, second.cocked, first.angle)
+
+    def double(self, board: Board, mover: Side) -> Generator[Frame, None, None]:
+        """``mover`` doubles before throwing and the other side takes; the taker puts the cube on its own
+        side of the bar at the new value. Tallies whether the record follows."""
+        assert self.session is not None and self.session.game is not None
+        value = self.session.game.cube.value * 2
+        self.pending = [Button.DOUBLE, Button.TAKE]
+        yield from self.show(Shot(board, frames=3))
+        taker = mover.other
+        cube = self.session.game.cube if self.session.game is not None else None
+        taken = cube is not None and cube.owner is taker and cube.value == value
+        self.tally.cube["taken" if taken else "missed"] += 1
+        if not taken:
+            self.trace(f"{mover.value} doubled to {value}, {taker.value} took: the record has {cube}")
+        row = self.orientation.seat(taker)
+        self.table.cube = CubeSpec(value, "bottom" if row is Row.BOTTOM else "top")
+        yield from self.show(Shot(board, hands=(HandAt(0.5, 0.95 if row is Row.BOTTOM else 0.05),), frames=1))
+
+    def may_double(self, mover: Side) -> bool:
+        """Whether ``mover`` doubles now: seldom, and only while the cube is its to turn (up to 16)."""
+        game = self.session.game if self.session is not None else None
+        if game is None or self.rng.random() >= DOUBLES:
+            return False
+        return game.cube.may_double(mover) and game.cube.value < 16
 
     def bad_throw(self) -> str | None:
         """What is wrong with the next throw: about one in twelve is cocked, off the half or off the field."""
@@ -342,8 +410,10 @@ class Bench:
         self.tally.misses.append(f"seed {self.seed} frame {self.index}: {what}; the reader saw dice {dice}")
 
     def resync(self, board: Board, on_roll: Side) -> None:
-        """After a stall: a new session from the true position (counted, so the game can go on)."""
+        """After a stall: a new session from the true position (counted, so the game can go on); the
+        players put the cube back in the middle, as the new session's game has it."""
         self.new_session()
+        self.table.cube = CENTRED
         assert self.session is not None
         self.session.start_from(board, on_roll)
 
@@ -405,10 +475,13 @@ class Bench:
 
     def game(self) -> Iterator[Frame]:
         self.new_session()
+        self.table.cube = CENTRED
         board = Board.start()
         mover, dice, rolled = yield from self.opening()
         while True:
             self.tally.turns += 1
+            if not rolled and self.may_double(mover):
+                yield from self.double(board, mover)
             if not rolled and not (yield from self.throw(board, mover, dice)):
                 self.resync(board, mover)
                 if not (yield from self.throw(board, mover, dice)):
@@ -555,6 +628,8 @@ def main(argv: list[str] | None = None) -> int:
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}",
+        f"takes the record followed:  {t.cube['taken']} of {t.cube['taken'] + t.cube['missed']}; "
+        f"questions about a cube that lay where the record has it: {t.cube['questions']} (target 0)",
     ]
     every = t.latency + t.latency_asked
     for name, times in (("", t.latency), (" (asked first)", t.latency_asked), (" (every verdict)", every)):
@@ -568,7 +643,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.log is not None:
         args.log.write_text("".join(line + "\n" for line in t.decisions), encoding="utf-8")
     if args.json is not None:
-        counted = ("legal", "illegal", "rerolls", "rolls", "results")
+        counted = ("legal", "illegal", "rerolls", "rolls", "results", "cube")
         summary = {name: dict(getattr(t, name)) for name in counted}
         summary.update(games=args.games, turns=t.turns, frames=t.frames, misses=t.misses)
         args.json.write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -579,6 +654,8 @@ def main(argv: list[str] | None = None) -> int:
         or (sum(t.illegal.values()) and t.illegal["caught"] < 0.99 * sum(t.illegal.values()))
         or t.rerolls["missed"] > 0
         or t.results["right"] < args.games
+        or t.cube["missed"] > 0
+        or t.cube["questions"] > 0
     )
     return 1 if missed else 0
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from bgboard.layout import Board, ImageLayout, Orientation, Side
 from synthetic.render import (
+    DIE_EDGE,
     STYLES,
     Camera,
     CubeSpec,
@@ -223,18 +224,21 @@ class DiceScenes:
     blur: tuple[float, float]
     jpeg: tuple[int, int]  # JPEG quality, in half the frames
     apart: bool = False  # move the second die off the first (see :func:`apart`)
+    touching: float = 0.0  # the share of scenes whose first two dice lie against each other (:func:`against`)
     colours: tuple[str, ...] = ("white", "black", "red", "green", "blue")
 
 
-# the dice benchmark: two dice, a quarter of them cocked, some on checkers or off the field
+# the dice benchmark: two dice, a quarter of them cocked, some on checkers or off the field, a third of
+# the pairs lying against each other as real throws often leave them
 BENCH_DICE = DiceScenes(
     2, (-0.06, 1.06), (0.1, 0.9), 0.25, (0.85, 1.2), (0, 12), (-5, 5), (0.85, 1.2),
-    (0.75, 1.15), (0, 0.4), (0, 0.015), (0, 1.0), (60, 95), apart=True,
+    (0.75, 1.15), (0, 0.4), (0, 0.015), (0, 1.0), (60, 95), apart=True, touching=0.35,
 )  # fmt: skip
-# the dice reader's training: one to four dice of every size, more light, blur and noise
+# the dice reader's training: one to four dice of every size, more light, blur and noise, the first two
+# lying against each other in a third of the frames
 TRAINING_DICE = DiceScenes(
     (1, 5), (-0.08, 1.08), (0.05, 0.95), 0.3, (0.8, 1.3), (0, 15), (-6, 6), (0.8, 1.25),
-    (0.7, 1.2), (0, 0.5), (0, 0.02), (0, 1.2), (50, 95),
+    (0.7, 1.2), (0, 0.5), (0, 0.02), (0, 1.2), (50, 95), touching=0.35,
 )  # fmt: skip
 
 
@@ -252,6 +256,20 @@ def apart(first: DieSpec, second: DieSpec) -> DieSpec:
         return second
     ux, uy = (dx / gap, dy / gap) if gap > 1e-9 else (1.0, 0.0)
     return replace(second, x=first.x + ux * APART * side, y=first.y + uy * APART * side / FIELD_ASPECT)
+
+
+def against(first: DieSpec, second: DieSpec, corner: bool, side: int, die: float) -> DieSpec:
+    """``second`` laid against ``first`` on its ``side`` (0..3), turned as ``first`` is: side by side, or
+    with ``corner`` corner to corner; ``die`` is a standard die's side in field widths. Draws nothing.
+
+        >>> d = against(DieSpec(1, 0.5, 0.5), DieSpec(2, 0.9, 0.9), False, 0, 0.03)
+        >>> round(d.x, 4), d.y
+        (0.5303, 0.5)
+    """
+    a = math.radians(first.angle + 90 * side + (45 if corner else 0))
+    reach = die * (first.size + second.size) / 2 * (math.sqrt(2) if corner else 1.0) * 1.01
+    x, y = first.x + reach * math.cos(a), first.y + reach * math.sin(a) / FIELD_ASPECT
+    return replace(second, x=x, y=y, angle=first.angle)
 
 
 def dice_scene(rng: np.random.Generator, recipe: DiceScenes) -> Scene:
@@ -272,7 +290,7 @@ def dice_scene(rng: np.random.Generator, recipe: DiceScenes) -> Scene:
     ]
     if recipe.apart and len(dice) == 2:
         dice[1] = apart(dice[0], dice[1])
-    return Scene(
+    scene = Scene(
         top,
         bottom,
         style=str(rng.choice(list(STYLES))),
@@ -289,6 +307,11 @@ def dice_scene(rng: np.random.Generator, recipe: DiceScenes) -> Scene:
         blur=float(rng.uniform(*recipe.blur)),
         jpeg_quality=int(rng.integers(*recipe.jpeg)) if rng.random() < 0.5 else None,
     )
+    if len(dice) >= 2 and rng.random() < recipe.touching:
+        die = DIE_EDGE * STYLES[scene.style].geometry.diameter
+        laid = against(dice[0], dice[1], bool(rng.random() < 0.35), int(rng.integers(4)), die)
+        scene = replace(scene, dice=(dice[0], laid, *dice[2:]))
+    return scene
 
 
 # --- one board under one camera ---------------------------------------------------------------------

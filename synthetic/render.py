@@ -52,6 +52,7 @@ import numpy as np
 
 from bgboard.layout import Cell, Half, ImageLayout
 from synthetic.camera import CameraModel
+from synthetic.clock import draw_clock
 from synthetic.effects import postprocess
 from synthetic.hands import draw_clutter, draw_occluder, make_hand
 from synthetic.placement import (
@@ -251,6 +252,8 @@ def render(scene: Scene, size: tuple[int, int] = (1280, 720), seed: int = 0) -> 
     if scene.clutter:
         # Its own generator, so that adding clutter changes nothing else in the frame.
         draw_clutter(canvas, model, scene.clutter, geo.aspect, np.random.default_rng([seed, 7]))
+    if scene.clock is not None:
+        draw_clock(canvas, model, scene.clock, geo.aspect)
     checkers = place_checkers(scene, style, rng)
     _draw_checkers(canvas, model, checkers, geo)
     draw_borne_off(canvas, model, style, scene.off_light, scene.off_dark)

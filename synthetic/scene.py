@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bgboard.layout import ImageLayout
+from synthetic.clock import ClockSpec
 from synthetic.props import DIE_COLOURS
 from synthetic.styles import STYLES
 
@@ -89,6 +90,7 @@ class Scene:
     row_limit: int = 5  # checkers in a point's first row before the second layer starts (5 or 6)
     tint: float = 0.0  # 0..1, a white-balance error: random per-channel gains up to 15 %
     clutter: int = 0  # things on the table around the board (clocks, score cards, cans, phones)
+    clock: ClockSpec | None = None  # a chess clock standing beside the board
     off_light: int = 0  # borne-off checkers standing on edge in the right tray, light in its lower half
     off_dark: int = 0  # ... and dark in its upper half
 

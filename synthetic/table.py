@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from bgboard.layout import Board, Orientation
 from hardware.frames import Frame
 from hardware.signals import Signal
-from synthetic.render import Rendered, render
-from synthetic.scene import DieSpec, HandSpec, Scene, scene_from_layout
+from synthetic.clock import ClockSpec
+from synthetic.render import DIE_EDGE, STYLES, Rendered, render
+from synthetic.scene import CubeSpec, DieSpec, HandSpec, Scene, scene_from_layout
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class VirtualTable:
         seed: int = 0,
         light_drift: float = 0.0,
         jitter: float = 0.0,
+        clock: bool = False,
     ) -> None:
         self.orientation = orientation
         self.size = size
@@ -78,6 +80,9 @@ class VirtualTable:
         self.seed = seed
         self.light_drift = light_drift
         self.jitter = jitter  # how far checkers sit off their ideal places (1 = the renderer's default)
+        self.clock = clock  # a chess clock stands beside the board, two seconds on for every shot
+        # the doubling cube where the players keep it (None: no cube in view); set as the game goes
+        self.cube: CubeSpec | None = None
 
     def scene(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Scene:
         dice = tuple(DieSpec(d.value, d.x, d.y, d.angle, d.cocked) for d in shot.dice)
@@ -94,7 +99,17 @@ class VirtualTable:
             noise=self.noise,
             light=round(light, 3),
             jitter=self.jitter,
+            cube=self.cube,
+            clock=ClockSpec(seconds=2 * max(0, shot_index)) if self.clock else None,
         )
+
+    def die_side(self) -> float:
+        """A die's side in field widths on this table's board."""
+        return DIE_EDGE * STYLES[self.style].geometry.diameter
+
+    def aspect(self) -> float:
+        """The field's height over its width on this table's board."""
+        return STYLES[self.style].geometry.aspect
 
     def render(self, shot: Shot, k: int = 0, shot_index: int = 0) -> Rendered:
         seed = self.seed * 100_003 + (shot_index + 2) * 101 + (k if shot.hands else 0)

@@ -1,0 +1,219 @@
+"""Semi-real throws: real dice pasted onto the real board photographs, scored by the referee's call.
+
+    python -m bench.semireal                  # 600 throws (a few minutes)
+    python -m bench.semireal --throws 60 -v   # a quick look, every miss listed
+
+The tables are the labelled board photographs of ``../shared/data/real-boards`` (the first of each camera
+that no hand covers, calibrated as ``../shared/checks/boards.py`` does: ``calibration.labelled``), their
+own dice painted out. Each throw (``synthetic.real_throws``) lays two real dice, cut out of the
+photographs of ``../shared/data/real-dice`` that the dice networks never trained on (every 10th), onto
+one of them as a table throws them: flat on empty points or between the rows, lying against each other,
+against the field's rim; or, to be thrown again, one of them on a checker, in a tray, or both in the
+other half. The tournament camera's chess clock ticks between the frame the turn began with and the
+throw; on a third of the throws the cube was turned to 2 and moved into a tray or to the bar's end first.
+
+Every throw is read twice, as the referee reads it (``referee read --position --on-roll``, the position
+confirmed and the thrower on roll): *in a game*, knowing the settled frame the turn began with (only what
+arrived since can be a die), and as *a first throw*, knowing only the calibration frame. Scored by the
+call as a player sees it:
+
+- right: the roll read, or a throw again for the reason it was due (``reroll, other reason`` apart);
+- asked: the table asked whether the dice show the right faces (slower, never wrong);
+- wrong: a throw again of a good throw, a wrong roll, a bad throw taken as a roll, a phantom die, or a
+  question naming the wrong faces;
+- stalled: the referee waits (it cannot see the throw).
+
+Targets: wrong 0, asked at most 5 %, stalled 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bgboard.layout import Board
+from calibration.labelled import labelled_cameras
+from referee.cli.read import throw_call
+from referee.rules_options import RuleOptions
+from referee.session import SessionOptions
+from referee.throws import CallKind
+from synthetic.pasted import Cutout, cutouts, labelled
+from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
+from vision.arrivals import Still
+from vision.board_reader import BoardReader
+from vision.cube import cube_side
+from vision.dice import expected_die_side, find_dice, search_window
+from vision.reading import CubeReading
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+BOARDS, DICE = DATA / "real-boards", DATA / "real-dice"
+HOLDOUT = 10  # every 10th dice photograph (in name order) is kept out of the dice networks' training
+MODES = ("in a game", "first throw")
+
+
+def held_out_dice() -> dict[int, list[Cutout]]:
+    """The dice of the photographs the networks never trained on, by face."""
+    names = sorted(labelled(DICE / "labels.csv"))[::HOLDOUT]
+    dice: dict[int, list[Cutout]] = {}
+    for c in cutouts(DICE / "labels.csv", DICE / "images", set(names)):
+        dice.setdefault(c.value, []).append(c)
+    return dice
+
+
+def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int) -> str:
+    """The call as a player sees it: "right", "asked", "stalled", or "wrong: ..." with what went wrong."""
+    if seen > 2:
+        return "wrong: a phantom die"
+    if kind is CallKind.WAIT:
+        return "stalled"
+    if throw.due is not None:
+        if kind is CallKind.REROLL:
+            return "right" if throw.due in reason else "right: reroll, other reason"
+        return "wrong: a bad throw taken" if kind is CallKind.ROLL else "asked"
+    if kind is CallKind.REROLL:
+        return "wrong: a good throw thrown again"
+    if sorted(faces) != sorted(throw.values):
+        return "wrong: other numbers" if kind is CallKind.ROLL else "wrong: asked with other numbers"
+    return "right" if kind is CallKind.ROLL else "asked"
+
+
+class Tally:
+    """The calls of one way of reading, by outcome and by kind of throw, and the read times."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter[str] = Counter()
+        self.by_kind: dict[str, Counter[str]] = {}
+        self.ms: list[float] = []  # the whole read of a frame
+        self.dice_ms: list[float] = []  # the dice alone (``find_dice`` as the reader calls it)
+
+    def add(self, throw: Throw, verdict: str, ms: float, dice_ms: float) -> None:
+        self.outcomes[verdict.split(":")[0]] += 1
+        self.by_kind.setdefault(throw.kind + (", cube moved" if throw.cube else ""), Counter())[verdict] += 1
+        self.ms.append(ms)
+        self.dice_ms.append(dice_ms)
+
+    @property
+    def passed(self) -> bool:
+        o = self.outcomes
+        return o["wrong"] == 0 and o["stalled"] == 0 and o["asked"] <= 0.05 * sum(o.values())
+
+    def lines(self, mode: str) -> list[str]:
+        o, total = self.outcomes, sum(self.outcomes.values())
+        out = [
+            f"{mode}: right {o['right']}/{total}, asked {o['asked']} "
+            f"({100 * o['asked'] / max(total, 1):.1f} %; target <= 5 %), wrong {o['wrong']} (target 0), "
+            f"stalled {o['stalled']} (target 0); median ms per frame: dice "
+            f"{statistics.median(self.dice_ms):.1f} (target <= 10), "
+            f"whole read {statistics.median(self.ms):.1f} (target <= 30)"
+        ]
+        for kind, c in sorted(self.by_kind.items()):
+            out.append(f"  {kind:<26} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
+        return out
+
+
+def cube_found(t: RealTable, throw: Throw, seen: CubeReading | None) -> str:
+    """Whether the reader found the moved cube where it was put (within half a cube), and its face."""
+    if seen is None or throw.cube is None:
+        return "not found"
+    x, y = t.image_at(*throw.cube)
+    if math.dist(seen.center, (x, y)) > 0.5 * cube_side(t.corners):
+        return "found elsewhere"
+    return (
+        "found, 2 read"
+        if seen.value == 2
+        else "found, face not read"
+        if seen.value is None
+        else "found, misread"
+    )
+
+
+def tables() -> tuple[list[RealTable], dict[str, BoardReader]]:
+    """The real tables and a reader for each, calibrated on its photograph."""
+    cams = labelled_cameras(BOARDS)
+    tables = [
+        RealTable.of(
+            c.name, c.image, c.layout, c.profile.corners, c.profile.orientation, c.checkers, c.dice, c.cube
+        )
+        for c in cams
+    ]
+    return tables, {c.name: BoardReader(c.profile) for c in cams}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--throws", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every throw not called right")
+    parser.add_argument("--save", type=Path, help="save the frames of the throws not called right here")
+    args = parser.parse_args(argv)
+    if not BOARDS.is_dir() or not DICE.is_dir():
+        print(f"real data not present ({DATA}): skipped")
+        return 0
+    began = time.perf_counter()
+    dice = held_out_dice()
+    boards, readers = tables()
+    rng = np.random.default_rng(args.seed)
+    tallies = {mode: Tally() for mode in MODES}
+    cubes: Counter[str] = Counter()
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+    for n in range(args.throws):
+        t = boards[n % len(boards)]
+        throw = make_throw(t, rng)
+        frame, before = render_throw(t, throw, dice, rng)
+        quad = t.corners
+        side = expected_die_side(quad) or 1.0
+        stills = {"in a game": Still.of(before, search_window(quad, frame.shape), side), "first throw": None}
+        board = Board.from_layout(t.layout, t.orientation)
+        options = SessionOptions(t.orientation, RuleOptions())
+        for mode, still in stills.items():
+            reader = readers[t.name]
+            t0 = time.perf_counter()
+            reading = reader.read(frame, expected=t.layout, before=still)
+            ms = (time.perf_counter() - t0) * 1000
+            t0 = time.perf_counter()
+            find_dice(
+                frame,
+                quad,
+                checkers=t.checkers,
+                still=still or reader.profile.still,
+                same_board=still is not None,
+            )
+            dice_ms = (time.perf_counter() - t0) * 1000
+            if mode == MODES[0] and throw.cube is not None:
+                cubes[cube_found(t, throw, reading.cube)] += 1
+            call = throw_call(reading, board, throw.roller, options)
+            verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice))
+            tallies[mode].add(throw, verdict, ms, dice_ms)
+            if verdict == "right":
+                continue
+            if args.verbose:
+                print(
+                    f"throw {n} on {t.name} ({mode}): {throw.kind}{', cube moved' if throw.cube else ''}, "
+                    f"{throw.roller.value} threw {throw.values}: {verdict} ({call.kind.value} "
+                    f"{list(call.dice)} {call.reason[:80]}; read {[d.to_json() for d in reading.dice]})"
+                )
+            if args.save:
+                cv2.imwrite(str(args.save / f"throw{n:04d}.png"), frame)
+                cv2.imwrite(str(args.save / f"throw{n:04d}-before.png"), before)
+    print(
+        f"{args.throws} throws on {len(boards)} real boards ({', '.join(b.name for b in boards)}), "
+        f"{sum(len(v) for v in dice.values())} real dice never trained on, "
+        f"{time.perf_counter() - began:.0f} s"
+    )
+    for mode, tally in tallies.items():
+        print("\n".join(tally.lines(mode)))
+    if cubes:
+        print("the cube, turned to 2 and moved: " + ", ".join(f"{k} {v}" for k, v in sorted(cubes.items())))
+    return 0 if all(t.passed for t in tallies.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

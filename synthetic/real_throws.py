@@ -1,0 +1,292 @@
+"""Throws on real boards: real dice pasted onto the real board photographs, as a table throws them.
+
+A labelled board photograph (``calibration.labelled``: the first of each camera that no hand covers,
+calibrated as ``../shared/checks/boards.py`` does) with its own dice painted out is a :class:`RealTable`. A
+:class:`Throw` lays two real dice (``synthetic.pasted``) on one: flat on empty points or between the
+rows, lying against each other (side by side or corner to corner), against the field's rim; or, to be
+thrown again, one of them on a checker, in a tray, or both in the other half. The tables keep what
+stands around a real board: the chess clock of the tournament camera ticks between the frame the turn
+began with and the throw, and on a share of throws the cube has been turned to 2 and moved (into a
+tray, or to the bar's end at one side) before the turn began.
+
+:func:`render_throw` gives the frame of the throw and the frame the turn began with (no dice, the same
+cube, the clock a few seconds earlier).
+
+    >>> import numpy as np
+    >>> t = Throw("flat", Side.LIGHT, (3, 5), [(0.6, 0.4, 1.0), (0.8, 0.6, 1.0)])
+    >>> t.due is None, Throw("in a tray", Side.DARK, (1, 2), []).due
+    (True, 'outside the playing field')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from bgboard.layout import Half, ImageLayout, Orientation, Side
+from synthetic.pasted import Cutout, paste
+
+FIELD_IN_DICE = 31.0  # a standard die's side is about a 31st of the field's width
+# what is thrown, how often; and for throws that must be thrown again, the reason the referee gives
+KINDS = {
+    "flat": 0.3,
+    "touching": 0.22,
+    "rim": 0.1,
+    "on a checker": 0.12,
+    "in a tray": 0.13,
+    "other half": 0.13,
+}
+DUE = {
+    "on a checker": "rests on a checker",
+    "in a tray": "outside the playing field",
+    "other half": "right-hand half",
+}
+# The LCD panels of the tournament camera's chess clock (x0, y0, x1, y1 in px): their digits change.
+CLOCKS = {"frame0.jpg": ((170, 290, 192, 352), (172, 358, 194, 420))}
+# The cube's top face as each photograph shows it: side in px, face and numeral colours (BGR), and a
+# disc behind the numeral where the cube has one.
+CUBES = {
+    "frame0.jpg": (38.0, (40, 30, 200), (235, 235, 240), None),
+    "test10.jpg": (50.0, (30, 30, 30), (30, 30, 30), (170, 215, 225)),
+}
+CUBE_MOVED = 0.35  # share of throws on a table with a cube where it was turned to 2 and moved first
+
+
+@dataclass
+class RealTable:
+    """A real board photograph with its own dice painted out, and what the calibration knows of it."""
+
+    name: str
+    image: np.ndarray  # the photograph, its dice painted out
+    layout: ImageLayout
+    corners: np.ndarray  # tl, tr, br, bl of the field in px
+    orientation: Orientation
+    checkers: np.ndarray  # the layout's first-layer checkers as (u, v, ru, rv) in the field's unit square
+    cube: tuple[float, float] | None  # where the photograph's cube lies, in px
+
+    @classmethod
+    def of(
+        cls,
+        name: str,
+        photograph: np.ndarray,
+        layout: ImageLayout,
+        corners: Sequence[tuple[float, float]],
+        orientation: Orientation,
+        checkers: np.ndarray,
+        dice: Sequence[tuple[float, float]] = (),
+        cube: tuple[float, float] | None = None,
+    ) -> RealTable:
+        """The table of a labelled photograph: its labelled ``dice`` (centres, px) are painted out."""
+        t = cls(name, photograph, layout, np.asarray(corners, np.float64), orientation, checkers, cube)
+        t.image = _painted_out(photograph, list(dice), t.die_side())
+        return t
+
+    @property
+    def to_image(self) -> np.ndarray:
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        return cv2.getPerspectiveTransform(unit, self.corners.astype(np.float32)).astype(np.float64)
+
+    def die_side(self) -> float:
+        """A standard die's side in image px."""
+        q = self.corners
+        return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2 / FIELD_IN_DICE)
+
+    def image_at(self, u: float, v: float) -> tuple[float, float]:
+        p = self.to_image @ np.array([u, v, 1.0])
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _painted_out(image: np.ndarray, centres: Sequence[Sequence[float]], radius: float) -> np.ndarray:
+    mask = np.zeros(image.shape[:2], np.uint8)
+    for x, y in centres:
+        cv2.circle(mask, (round(x), round(y)), round(0.9 * radius), 255, -1)
+    return cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA) if len(centres) else image.copy()
+
+
+@dataclass
+class Throw:
+    """Two dice thrown by ``roller``: ``spots`` are (u, v, size) of each in the field's unit square (size
+    relative to a standard die); ``cube`` where the cube was moved to before the turn, if it was."""
+
+    kind: str
+    roller: Side
+    values: tuple[int, int]
+    spots: list[tuple[float, float, float]]
+    cube: tuple[float, float] | None = None  # (u, v) in the field's unit square
+    turn: float = 0.0  # how far round the dice lie, degrees (the pair lies at one angle when touching)
+
+    @property
+    def due(self) -> str | None:
+        """Why the throw must be thrown again, in the referee's words, or None for a good throw."""
+        return DUE.get(self.kind)
+
+
+def _free(t: RealTable, u: float, v: float, side_u: float, others: list[tuple[float, float, float]]) -> bool:
+    """No checker under the die, nor another die; on the field but off the bar."""
+    if not (0.01 < u < 0.99 and 0.015 < v < 0.985) or abs(u - 0.5) < 0.045:
+        return False
+    c = t.checkers
+    if len(c):
+        du = (u - c[:, 0]) / (c[:, 2] + 0.8 * side_u)
+        dv = (v - c[:, 1]) / (c[:, 3] + 0.8 * side_u / 0.9)
+        if ((du**2 + dv**2) < 1).any():
+            return False
+    return all(math.hypot(u - a, (v - b) * 0.9) > 1.15 * side_u for a, b, _ in others)
+
+
+def _spot(
+    t: RealTable, half: Half, rng: np.random.Generator, others: list, side_u: float
+) -> tuple[float, float]:
+    lo, hi = (0.02, 0.47) if half is Half.LEFT else (0.53, 0.98)
+    for _ in range(400):
+        u, v = float(rng.uniform(lo, hi)), float(rng.uniform(0.03, 0.97))
+        if _free(t, u, v, side_u, others):
+            return u, v
+    raise RuntimeError(f"no free spot in the {half.value} half of {t.name}")
+
+
+def _at_the_rim(
+    t: RealTable, half: Half, rng: np.random.Generator, side_u: float
+) -> tuple[float, float] | None:
+    """A free spot against the near or the far rim of the field, inside it (None if the rim is full)."""
+    lo, hi = (0.02, 0.47) if half is Half.LEFT else (0.53, 0.98)
+    edge = 0.5 * side_u / 0.9 + 0.004
+    for _ in range(200):
+        u, v = float(rng.uniform(lo, hi)), edge if rng.random() < 0.5 else 1 - edge
+        if _free(t, u, v, side_u, []):
+            return u, v
+    return None
+
+
+def _against(
+    t: RealTable, first: tuple[float, float], sizes: list[float], turn: float, rng: np.random.Generator
+) -> tuple[float, float] | None:
+    """A spot for a second die lying against the first: side by side or corner to corner."""
+    side_u = 1.0 / FIELD_IN_DICE
+    a = math.radians(turn) + rng.integers(4) * math.pi / 2
+    if rng.random() < 0.35:
+        a += math.pi / 4  # corner to corner: along the diagonal
+        gap = math.sqrt(2)
+    else:
+        gap = 1.0
+    # the two dice touch, or lie a hair apart; the field is about 0.9 as high as it is wide
+    d = side_u * (sizes[0] + sizes[1]) / 2 * gap * rng.uniform(1.0, 1.08)
+    second = (first[0] + d * math.cos(a), first[1] + d * math.sin(a) / 0.9)
+    return second if _free(t, *second, side_u * sizes[1], []) else None
+
+
+def make_throw(t: RealTable, rng: np.random.Generator) -> Throw:
+    """A random throw of one of the :data:`KINDS` on ``t`` (on a board with no checkers, no die can rest
+    on one: that throw lies flat)."""
+    kind = str(rng.choice(list(KINDS), p=list(KINDS.values())))
+    if kind == "on a checker" and not len(t.checkers):
+        kind = "flat"
+    roller = Side.LIGHT if rng.random() < 0.5 else Side.DARK
+    half = t.orientation.throwing_half(roller)
+    if kind == "other half":
+        half = Half.LEFT if half is Half.RIGHT else Half.RIGHT
+    size = float(rng.uniform(0.8, 1.1))
+    # a pair of dice is mostly of one size; sometimes two sets' dice are mixed
+    sizes = [size, size] if rng.random() < 0.7 else [size, float(rng.uniform(0.8, 1.1))]
+    side_u = 1.0 / FIELD_IN_DICE
+    turn = float(rng.uniform(0, 90))
+    spots: list[tuple[float, float, float]] = []
+    first = _spot(t, half, rng, spots, side_u * sizes[0])
+    if kind == "rim":
+        first = _at_the_rim(t, half, rng, side_u * sizes[0]) or first
+    elif kind == "on a checker":
+        mine = [c for c in t.checkers if (c[0] < 0.5) == (half is Half.LEFT)] or list(t.checkers)
+        u, v, ru, _ = mine[int(rng.integers(len(mine)))]
+        first = (float(u + rng.uniform(-0.3, 0.3) * ru), float(v))
+        sizes[0] *= 1.06  # a die on a checker stands nearer the camera
+    elif kind == "in a tray":
+        u = float(rng.uniform(-0.085, -0.035) if half is Half.LEFT else rng.uniform(1.035, 1.085))
+        first = (u, float(rng.uniform(0.15, 0.85)))
+    spots.append((*first, sizes[0]))
+    second = _against(t, first, sizes, turn, rng) if kind == "touching" else None
+    if second is None:
+        if kind == "touching":
+            kind = "flat"  # no room for the pair there
+        second = _spot(t, half, rng, spots, side_u * sizes[1])
+    spots.append((*second, sizes[1]))
+    values = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+    cube = _cube_moved(t, rng) if t.name in CUBES and rng.random() < CUBE_MOVED else None
+    return Throw(kind, roller, values, spots, cube, turn)
+
+
+def _cube_moved(t: RealTable, rng: np.random.Generator) -> tuple[float, float]:
+    """Where a taker puts the cube: in a tray, or at the bar's end on the taker's side."""
+    if rng.random() < 0.6:
+        return (float(rng.choice([-0.07, 1.07])), float(rng.uniform(0.15, 0.85)))
+    return (0.5, float(rng.choice([0.07, 0.93])))
+
+
+def cube_face(t: RealTable, value: int, rng: np.random.Generator) -> Cutout:
+    """The top face of ``t``'s cube turned to ``value``, drawn in the colours of the photograph's cube."""
+    side, face, ink, disc = CUBES[t.name]
+    n = int(round(side * 1.3))
+    img = np.zeros((n, n, 3), np.uint8)
+    img[:] = face
+    c = n // 2
+    if disc is not None:
+        cv2.circle(img, (c, c), int(side * 0.36), disc, -1, cv2.LINE_AA)
+    text = str(value)
+    scale = side / (40.0 if len(text) == 1 else 55.0)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
+    cv2.putText(img, text, (c - tw // 2, c + th // 2), cv2.FONT_HERSHEY_DUPLEX, scale, ink, 2, cv2.LINE_AA)
+    turned = np.rot90(img, int(rng.integers(4))).copy()
+    alpha = np.zeros((n, n), np.float32)
+    h = side / 2
+    alpha[int(c - h) : int(c + h), int(c - h) : int(c + h)] = 1.0
+    return Cutout(turned, cv2.GaussianBlur(alpha, (3, 3), 0.8), value, float(side), t.name)
+
+
+def _tick(image: np.ndarray, t: RealTable, rng: np.random.Generator) -> None:
+    """The clock's digits move on: a strip of each panel replaced by a shifted copy of itself."""
+    for x0, y0, x1, y1 in CLOCKS.get(t.name, ()):
+        panel = image[y0:y1, x0:x1]
+        k = int(rng.integers(6, 14))
+        start = int(rng.integers(0, max(1, panel.shape[0] - 2 * k)))
+        strip = panel[start : start + k].copy()
+        panel[start : start + k] = np.roll(strip, int(rng.integers(-4, 5)), axis=0)[
+            :, :: 1 if rng.random() < 0.5 else -1
+        ]
+
+
+def _base(t: RealTable, throw: Throw, rng: np.random.Generator) -> np.ndarray:
+    """The table as the turn began, before any clock tick: the cube where the throw says it was put."""
+    image = t.image.copy()
+    if throw.cube is not None and t.cube is not None:
+        side = CUBES[t.name][0]
+        image = _painted_out(image, [list(t.cube)], side)
+        x, y = t.image_at(*throw.cube)
+        paste(image, cube_face(t, 2, rng), (x, y), side, float(rng.uniform(-20, 20)), rng, shadow=0.25)
+    return image
+
+
+def render_throw(
+    t: RealTable, throw: Throw, dice: dict[int, list[Cutout]], rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The frame of ``throw`` (JPEG-decoded, as a camera gives it) and the frame the turn began with."""
+    base = _base(t, throw, rng)
+    before = base.copy()
+    _tick(before, t, rng)
+    frame = base
+    _tick(frame, t, rng)
+    light = float(rng.uniform(0.8, 1.05))
+    for (u, v, size), value in zip(throw.spots, throw.values, strict=True):
+        die = dice[value][int(rng.integers(len(dice[value])))]
+        x, y = t.image_at(u, v)
+        turn = throw.turn if throw.kind == "touching" else float(rng.uniform(0, 90))
+        paste(frame, die, (x, y), t.die_side() * size, turn, rng, light=light)
+    return _camera(frame, rng), _camera(before, rng)
+
+
+def _camera(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    ok, jpg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
+    decoded = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else None
+    return decoded if decoded is not None else image
