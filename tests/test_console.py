@@ -21,6 +21,7 @@ from referee.console.guard import IN_ALL, PER_CLIENT, Guard, Verdict
 from referee.notation.match_id import encode_match_id
 from referee.notation.position_id import encode_position_id
 from referee.observe import reading_of
+from referee.rules_options import RuleOptions
 from tests.console_fixtures import ORIENTATION, LiveTable, read_events
 from tests.strategies import positions
 
@@ -295,3 +296,54 @@ def test_the_console_reads_the_record_without_ever_writing_it(tmp_path: Path) ->
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
     with pytest.raises(JournalError, match="not a readable referee record"):
         Journal(tmp_path / "junk.sqlite", read_only=True)
+
+
+def test_the_frame_loop_never_waits_for_the_console() -> None:
+    """With the console's thread stuck for two seconds (a slow client, a long request), the loop goes on
+    judging frames and taking presses, and the console catches up afterwards with nothing lost."""
+    import time
+
+    judged: list[float] = []
+
+    class Count:
+        def stepped(self, *args: object) -> None:
+            judged.append(time.monotonic())
+
+    with LiveTable(PIN) as table:
+        table.set_position(Board.start(), Side.LIGHT)
+        table.loop.watchers.append(Count())
+        loop = table.console.hub._loop
+        assert loop is not None
+        loop.call_soon_threadsafe(time.sleep, 2.0)  # the web thread's event loop is stuck
+        time.sleep(0.1)
+        began = time.monotonic()
+        said = table.in_loop(lambda s, t: s.press(Button.DOUBLE, t))
+        said += table.in_loop(lambda s, t: s.press(Button.TAKE, t))
+        time.sleep(1.0)
+        during = [t for t in judged if began <= t < began + 1.0]
+        assert time.monotonic() - began < 1.9  # all of this while the console was stuck
+        assert len(during) >= 10  # frames went on being judged (25 a second nominal)
+        assert any("doubles" in s.text for s in said)
+        state = table.wait_for(lambda st: st["cube"]["value"] == 2)
+        assert state["stage"] == "roll"
+
+
+def test_a_games_positions_replayed_bit_by_bit_are_those_replayed_at_once() -> None:
+    from referee.console.history import Replayed
+    from referee.console.history import positions as replayed_positions
+    from referee.game import Game
+    from tests.strategies import play_out
+
+    game = Game()
+    play_out(game, random.Random(5))
+    events = list(game.history)
+    whole = replayed_positions(events, 0, RuleOptions(), False, (0, 0))
+    replay = Replayed(0, RuleOptions(), False, (0, 0))
+    for end in range(0, len(events) + 1, 7):
+        replay.extend(events[:end])
+    assert replay.extend(events) == whole and len(whole) == len(events)
+    plays = [row for row, e in zip(whole, events, strict=True) if e.kind.value == "play"]
+    assert plays and all(row["xgid"].startswith("XGID=") for row in plays[:-1])
+    assert whole[-1]["xgid"] is None  # the game is over: an XGID describes a game in progress
+    with pytest.raises(ValueError):
+        replay.extend(events[1:])  # another game

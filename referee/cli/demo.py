@@ -123,11 +123,14 @@ def run_demo(
     seed: int = 0,
     console: ConsoleAddress | None = None,
     pin: str | None = None,
+    table_speed: bool | None = None,
+    serve_after: bool = True,
 ) -> DemoResult:
     """Plays ``shots`` (the scripted demo game by default) and returns what the referee did.
 
-    With ``console``, the game is served there and played at table speed; once it is over the console
-    keeps serving until Ctrl-C.
+    With ``console``, the game is served there and played at table speed (``table_speed``, which
+    defaults to whether a console is served); once it is over the console keeps serving until Ctrl-C,
+    unless ``serve_after`` is false.
     """
     from calibration.learn import calibrate
     from hardware.console_signals import ConsoleSignals
@@ -169,13 +172,14 @@ def run_demo(
     if console is not None:
         warp = loop.pipeline.reader.rectifier.warp
         served = start_console(console, loop, pin=pin, record=record, warp=warp, out=out)
+    if table_speed or (table_speed is None and console is not None):
         frames = at_table_speed(frames)
     try:
         loop.run(frames)
         if writer:
             writer.close()
         _write_mat(journal, session, mat or record.with_suffix(".mat"), result, out)
-        if served is not None:
+        if served is not None and serve_after:
             _serve_until_interrupted(served, out)
     finally:
         if served is not None:

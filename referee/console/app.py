@@ -41,7 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from hardware.signals import Button
 from referee.console.feed import FrameFeed
 from referee.console.guard import Guard, Verdict
-from referee.console.history import history_json
+from referee.console.history import Replayed, history_json
 from referee.console.hub import Hub
 from referee.export import ExportError, write_match_mat
 from referee.journal import Journal
@@ -52,6 +52,7 @@ from referee.turns import Say
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 4096  # bytes: an action is a few fields
+HISTORY_FRESH = 5.0  # seconds the record's JSON is served again without a look at the record
 ANSWER_WAIT = 5.0  # seconds an action waits for the frame loop to take it before answering 202
 HEADERS = [
     (
@@ -85,6 +86,8 @@ class Context:
     hosts: frozenset[str] = frozenset()
     log: Callable[[str], None] = lambda line: print(line, file=sys.stderr, flush=True)
     _journal: Journal | None = None
+    history_cache: tuple[object, float, bytes] | None = None
+    replayed: dict[int, Replayed] = dataclasses.field(default_factory=dict)  # each game's positions
 
     def journal(self) -> Journal | None:
         """The record, opened read-only on first use (None when the referee keeps none)."""
@@ -186,7 +189,14 @@ def create_app(ctx: Context) -> ASGIApp:
         return Response(jpeg, media_type="image/jpeg", headers=NO_STORE)
 
     async def history(request: Request) -> Response:
-        return JSONResponse(history_json(ctx.journal(), ctx.hub.view), headers=NO_STORE)
+        # built once per change of the record (every new entry comes with a sentence), not per client
+        view = ctx.hub.view
+        key = (ctx.hub.said, len(view.history) if view else 0, view.record_game if view else None)
+        cached = ctx.history_cache
+        if cached is None or cached[0] != key or time.monotonic() - cached[1] > HISTORY_FRESH:
+            body = json.dumps(history_json(ctx.journal(), view, ctx.replayed)).encode()
+            cached = ctx.history_cache = (key, time.monotonic(), body)
+        return Response(cached[2], media_type="application/json", headers=NO_STORE)
 
     async def evidence(request: Request) -> Response:
         journal = ctx.journal()

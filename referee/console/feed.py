@@ -21,6 +21,7 @@ from hardware.frames import Frame
 
 FPS = 2.0  # frames a second at most: enough to see the table, little for a Pi to encode
 QUALITY = 80  # JPEG quality
+WIDTH = 800  # pixels at most: a phone's width twice over, a third of the encoding of a full frame
 WATCHED = 10.0  # seconds a fetch of the frame counts as someone watching
 
 
@@ -86,5 +87,8 @@ class FrameFeed:
     def encode(self, image: np.ndarray) -> bytes | None:
         """``image`` warped to the field (when a warp is known) as JPEG."""
         field = self.warp(image) if self.warp is not None else image
+        if field.shape[1] > WIDTH:
+            height = round(field.shape[0] * WIDTH / field.shape[1])
+            field = cv2.resize(field, (WIDTH, height), interpolation=cv2.INTER_AREA)
         ok, data = cv2.imencode(".jpg", field, [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
         return data.tobytes() if ok else None

@@ -38,44 +38,65 @@ def positions(
 ) -> list[dict[str, Any]]:
     """The game's events replayed: after each, its Position ID, Match ID and XGID (the state a player
     would paste into gnubg to look at that roll or play). ``score`` is the match score before the game."""
-    game = Game(options=rules, money=not length, crawford=crawford)
-    match = Match(length, rules)
-    if length:
-        score = (min(score[0], length), min(score[1], length))
-    out: list[dict[str, Any]] = []
-    for k in range(1, len(events) + 1):
-        if len(game.history) < k:
-            try:
-                game.replay(events[:k])
-            except (GameError, ValueError):
-                break  # a history that does not replay shows as far as it goes
-        state = dataclasses.replace(match.match_state(game), score=score)
-        ids = ids_of(game.board, game.on_roll, state, rules)
-        event = events[k - 1]
-        out.append(
-            {
-                "text": event.text,
-                "kind": event.kind.value,
-                "position_id": ids.position_id,
-                "match_id": ids.match_id,
-                "xgid": ids.xgid,
-            }
-        )
-    return out
+    return Replayed(length, rules, crawford, score).extend(events)
 
 
-def history_json(journal: Journal | None, live: TableView | None) -> dict[str, Any]:
+class Replayed:
+    """A game's positions, replayed one event at a time; :meth:`extend` replays only the events it has
+    not seen (a game in progress grows by a few events between two looks)."""
+
+    def __init__(self, length: int, rules: RuleOptions, crawford: bool, score: tuple[int, int]) -> None:
+        self.rules = rules
+        self.game = Game(options=rules, money=not length, crawford=crawford)
+        self.match = Match(length, rules)
+        self.score = (min(score[0], length), min(score[1], length)) if length else score
+        self.events: list[Event] = []
+        self.rows: list[dict[str, Any]] = []
+        self.broken = False
+
+    def extend(self, events: Sequence[Event]) -> list[dict[str, Any]]:
+        """The rows of ``events``, which must begin with the events seen so far."""
+        if list(events[: len(self.events)]) != self.events:
+            raise ValueError("not the same game: replay it afresh")
+        for event in events[len(self.events) :]:
+            self.events.append(event)
+            if self.broken:
+                continue
+            if len(self.game.history) < len(self.events):
+                try:
+                    self.game.replay(self.events)
+                except (GameError, ValueError):
+                    self.broken = True  # a history that does not replay shows as far as it goes
+                    continue
+            state = dataclasses.replace(self.match.match_state(self.game), score=self.score)
+            ids = ids_of(self.game.board, self.game.on_roll, state, self.rules)
+            self.rows.append(
+                {
+                    "text": event.text,
+                    "kind": event.kind.value,
+                    "position_id": ids.position_id,
+                    "match_id": ids.match_id,
+                    "xgid": ids.xgid,
+                }
+            )
+        return list(self.rows)
+
+
+def history_json(
+    journal: Journal | None, live: TableView | None, replayed: dict[int, Replayed] | None = None
+) -> dict[str, Any]:
     """Every match of the record with its games, calls and positions (the game in progress from the
-    session's live view)."""
+    session's live view). ``replayed`` keeps each game's replay between calls, by the record's game id."""
     if journal is None:
         return {"matches": [], "note": "this referee keeps no record file"}
+    kept = replayed if replayed is not None else {}
     try:
-        return {"matches": [_match(journal, m, live) for m in reversed(journal.matches())]}
+        return {"matches": [_match(journal, m, live, kept) for m in reversed(journal.matches())]}
     except (sqlite3.DatabaseError, JournalError, RuleOptionsError) as e:
         return {"matches": [], "note": f"the record cannot be read: {e}"}
 
 
-def _match(journal: Journal, m: Any, live: TableView | None) -> dict[str, Any]:
+def _match(journal: Journal, m: Any, live: TableView | None, replayed: dict[int, Replayed]) -> dict[str, Any]:
     rules = RuleOptions.from_mapping(m.rules)
     games = []
     for g in reversed(journal.games(m.id)):
@@ -96,14 +117,23 @@ def _match(journal: Journal, m: Any, live: TableView | None) -> dict[str, Any]:
             }
             for e in journal.events(g.id)
         ]
-        stored = journal.history(g.id)
-        if stored is not None:
-            events: Sequence[Event] = [Event.from_dict(e) for e in stored]
+        score = (g.score_light, g.score_dark)
+        before = replayed.get(g.id)
+        if before is not None and g.finished is not None and before.events and before.game.over:
+            events: Sequence[Event] = before.events  # a finished game does not change
+        elif (stored := journal.history(g.id)) is not None:
+            events = [Event.from_dict(e) for e in stored]
         elif live is not None and live.record_game == g.id:
             events = live.history
         else:
             events = []
-        score = (g.score_light, g.score_dark)
+        try:
+            shown = replayed.setdefault(g.id, Replayed(m.length or 0, rules, g.crawford, score)).extend(
+                events
+            )
+        except ValueError:  # not the game it was (a record started afresh): replay it anew
+            replayed[g.id] = Replayed(m.length or 0, rules, g.crawford, score)
+            shown = replayed[g.id].extend(events)
         games.append(
             {
                 "id": g.id,
@@ -114,7 +144,7 @@ def _match(journal: Journal, m: Any, live: TableView | None) -> dict[str, Any]:
                 "winner": g.winner,
                 "points": g.points,
                 "calls": calls,
-                "positions": positions(events, m.length or 0, rules, g.crawford, score),
+                "positions": shown,
             }
         )
     return {

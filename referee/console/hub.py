@@ -53,6 +53,24 @@ def _reading_key(reading: BoardReading | None) -> object:
     return cells, dice
 
 
+def _sources(session: Session) -> object:
+    """Everything a :class:`TableView` is made of: the game's state is an immutable snapshot replaced
+    on every change (an unchanged one compares by identity, at once), the log only grows."""
+    game = session.game
+    return (
+        session.stage,
+        game.state if game is not None else None,
+        len(game.history) if game is not None else 0,
+        len(session.log),
+        session.game_number,
+        session.match_id,
+        session.watch.question,
+        session.watch.dice_question is not None,
+        session.options,
+        len(session.match.games),
+    )
+
+
 def sse(event: str, data: object, event_id: int) -> str:
     """One server-sent event.
 
@@ -69,6 +87,8 @@ class Hub:
         self.session = session
         self.frames = frames
         self._views = ViewBuilder()
+        self._sources: object = None  # what the last view was made from (loop thread)
+        self._handed: object = None  # the last reading handed over, as drawn (loop thread)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closed = threading.Event()
         # --- the web thread's side (touched only in its event loop) ---
@@ -77,6 +97,7 @@ class Hub:
         self.view: TableView | None = None
         self.reading: BoardReading | None = None
         self.state: dict[str, Any] | None = None
+        self._state_text = ""
         self.state_version = 0
         self.frame_number = 0
         self.show_legal: bool | None = None  # the teacher's switch; None: off in a match, on in money play
@@ -95,9 +116,17 @@ class Hub:
         loop = self._loop
         if loop is None or self._closed.is_set():
             return
-        view = self._views.view(self.session)
+        # most frames change nothing the console shows: hand over only what is new
+        sources = _sources(self.session)
+        view = self._views.view(self.session) if says or sources != self._sources else None
+        self._sources = sources
+        reading = observation.reading
+        key = _reading_key(reading) if reading is not None else self._handed
+        if view is None and key == self._handed and not says:
+            return
+        self._handed = key
         with contextlib.suppress(RuntimeError):  # the web thread's loop has just closed
-            loop.call_soon_threadsafe(self._take, view, observation.reading, tuple(says))
+            loop.call_soon_threadsafe(self._take, view, reading, tuple(says))
 
     def end(self) -> None:
         """The frame loop has stopped (a demo's game is over): the state says so, actions are refused."""
@@ -114,6 +143,7 @@ class Hub:
     def prime(self) -> None:
         """The first view, before any frame (call in the loop's thread, before the console starts)."""
         self.view = self._views.view(self.session)
+        self._sources = _sources(self.session)
 
     # ---- the web thread ---------------------------------------------------------------------------
 
@@ -134,12 +164,13 @@ class Hub:
     def closed(self) -> bool:
         return self._closed.is_set()
 
-    def _take(self, view: TableView, reading: BoardReading | None, says: tuple[Say, ...]) -> None:
+    def _take(self, view: TableView | None, reading: BoardReading | None, says: tuple[Say, ...]) -> None:
         for say in says:
             self.said += 1
             signal = say.signal.value if say.signal is not None else None
             self.says.append({"id": self.said, "signal": signal, "text": say.text})
-        self.view = view
+        if view is not None:
+            self.view = view
         if reading is not None:
             self.reading = reading
         changed = self._publish_state()
@@ -170,6 +201,7 @@ class Hub:
             "refereeing": self.refereeing,
         }
         self.state_version += 1
+        self._state_text = json.dumps({**self.state, "version": self.state_version})  # once, for all
         return True
 
     def frame_ready(self, number: int) -> None:
@@ -220,7 +252,7 @@ class Hub:
                     out.append(sse("say", say, say["id"]))
                     cursor = say["id"]
                 if self.state_version != sent_state and self.state is not None:
-                    out.append(sse("state", {**self.state, "version": self.state_version}, cursor))
+                    out.append(f"id: {cursor}\nevent: state\ndata: {self._state_text}\n\n")
                     sent_state = self.state_version
                 if self.frame_number != sent_frame:
                     out.append(sse("frame", {"number": self.frame_number}, cursor))

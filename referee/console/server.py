@@ -14,6 +14,7 @@ server's thread (its asyncio loop) and the frame feed's thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -98,12 +99,12 @@ class Console:
 
     def stop(self) -> None:
         """Ends every stream, stops the server and joins its threads. Safe to call twice."""
+        if self.ctx.feed is not None:
+            self.ctx.feed.stop()  # first: it hands frames to the server's event loop
         self.hub.close()
         self._server.should_exit = True
         if self._thread.is_alive():
             self._thread.join(timeout=10.0)
-        if self.ctx.feed is not None:
-            self.ctx.feed.stop()
         self.ctx.close()
         self.listener.close()
 
@@ -121,7 +122,8 @@ class Console:
         if feed is not None:
 
             def on_new(number: int) -> None:
-                loop.call_soon_threadsafe(self.hub.frame_ready, number)
+                with contextlib.suppress(RuntimeError):  # the server has just stopped
+                    loop.call_soon_threadsafe(self.hub.frame_ready, number)
 
             feed.on_new = on_new
         self._up.set()
