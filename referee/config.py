@@ -6,6 +6,8 @@
     record = "/var/lib/bg-referee/record.sqlite"    # the game record (resumed after a restart)
     match_length = 0          # 0 = money play; 3 with [rules] cubeless = true is the house match
     settle_frames = 3         # still frames before the board counts as settled
+    console = "8080"          # the table console on 127.0.0.1:8080 (off when left out)
+    console_pin = "4711"      # the PIN every console action needs (none: actions are refused)
 
     [rules]
     tournament_mode = false   # see referee.rules_options.RuleOptions for every option
@@ -23,9 +25,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.console.address import ConsoleAddress, ConsoleAddressError, parse_address
+from referee.console.guard import PinError, check_pin
 from referee.rules_options import RuleOptions, RuleOptionsError
 
-REFEREE_KEYS = {"profile", "record", "match_length", "settle_frames", "dice_frames", "unclear_after"}
+REFEREE_KEYS = {
+    "profile",
+    "record",
+    "match_length",
+    "settle_frames",
+    "dice_frames",
+    "unclear_after",
+    "console",
+    "console_pin",
+}
 
 
 class RefereeConfigError(ValueError):
@@ -41,6 +54,8 @@ class RefereeConfig:
     dice_frames: int = 2
     unclear_after: float = 2.0
     rules: RuleOptions = field(default_factory=RuleOptions)
+    console: ConsoleAddress | None = None  # the table console: off unless given
+    console_pin: str | None = field(default=None, repr=False)  # never shown, never logged
     hardware: Any = None  # hardware.config.HardwareConfig
     base: Path = Path(".")
 
@@ -78,6 +93,7 @@ class RefereeConfig:
         except RuleOptionsError as e:
             raise RefereeConfigError(f"[rules]: {e}") from None
         length = whole("match_length", 0, 0)
+        console, pin = _console(table)
         return cls(
             profile=(base / table["profile"]).expanduser(),
             record=(base / table["record"]).expanduser(),
@@ -86,8 +102,32 @@ class RefereeConfig:
             dice_frames=whole("dice_frames", 2, 1),
             unclear_after=float(unclear),
             rules=rules,
+            console=console,
+            console_pin=pin,
             base=base,
         )
+
+
+def _console(table: Mapping[str, Any]) -> tuple[ConsoleAddress | None, str | None]:
+    """``console = "[HOST:]PORT"`` (or ``"systemd"``) and ``console_pin`` of ``[referee]``."""
+    spec, pin = table.get("console"), table.get("console_pin")
+    address = None
+    if spec is not None:
+        if not isinstance(spec, str):
+            raise RefereeConfigError('[referee] console must be a string such as "8080" or "0.0.0.0:8080"')
+        try:
+            address = parse_address(spec)
+        except ConsoleAddressError as e:
+            raise RefereeConfigError(f"[referee] {e}") from None
+    if pin is not None:
+        try:
+            check_pin(pin if isinstance(pin, str) else "")
+        except PinError as e:
+            # the value itself is never repeated: it may be a real PIN with a slip in it
+            raise RefereeConfigError(
+                f"[referee] console_pin: {e}; write it in quotes (a TOML string)"
+            ) from None
+    return address, pin
 
 
 def load_config(path: str | Path) -> RefereeConfig:

@@ -153,8 +153,13 @@ class MatchRow:
 class Journal:
     """The record store. ``path`` may be ``":memory:"`` for tests."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
+        """``read_only``: an existing record, read through a connection of its own and never written
+        (the console reads the record the referee is writing)."""
         self.path = str(path)
+        if read_only:
+            self._db = self._open_read_only()
+            return
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -169,6 +174,19 @@ class Journal:
             ) from None
         except OSError as e:
             raise JournalError(f"cannot create the record {self.path}: {e}") from None
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not Path(self.path).is_file():
+            raise JournalError(
+                f"{self.path} does not exist: name the record that `referee run` or `demo` wrote"
+            )
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT id FROM events LIMIT 1")
+        except sqlite3.DatabaseError as e:
+            raise JournalError(f"{self.path} is not a readable referee record ({e})") from None
+        return db
 
     def close(self) -> None:
         self._db.close()
@@ -325,6 +343,15 @@ class Journal:
     def evidence(self, event_id: int) -> bytes | None:
         row = self._db.execute("SELECT png FROM evidence WHERE event_id=?", (event_id,)).fetchone()
         return bytes(row[0]) if row else None
+
+    def with_evidence(self, game_id: int) -> set[int]:
+        """The events of ``game_id`` that kept their frame."""
+        rows = self._db.execute(
+            "SELECT evidence.event_id FROM evidence JOIN events ON events.id = evidence.event_id "
+            "WHERE events.game_id=?",
+            (game_id,),
+        ).fetchall()
+        return {int(r[0]) for r in rows}
 
     def games(self, match_id: int | None = None) -> list[GameRow]:
         sql = (

@@ -18,7 +18,7 @@ import contextlib
 import queue
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
@@ -53,6 +53,18 @@ class Reader(Protocol):
     def still(self, frame: np.ndarray) -> Still: ...
 
     def arrivals(self, frame: np.ndarray, before: Still) -> int: ...
+
+
+class Watcher(Protocol):
+    """Whoever follows the loop from outside (the console): told about each frame once it is judged.
+    Called in the loop's thread, so it must return at once."""
+
+    def stepped(self, frame: Frame, observation: Observation, says: Sequence[Say]) -> None: ...
+
+
+# Something to do in the loop's thread before a frame is observed, given the frame's time: a press from
+# another thread (the console), or a change of settings between matches. What it returns is said.
+Action = Callable[[float], Sequence[Say]]
 
 
 class Players(Protocol):
@@ -134,8 +146,9 @@ class FrameLoop:
     """Feeds frames to the session and tells the table what it says (see the module doc).
 
     ``presses`` are recorded button presses (:func:`read_buttons`) replayed at their times; buttons
-    pressed on ``signals`` (its thread, or the console's keys) are handed over between frames.
-    :attr:`said` holds what the table was told about the last frame, presses included.
+    pressed on ``signals`` (its thread, or the console's keys) and actions handed to :meth:`submit` are
+    taken between frames. :attr:`said` holds what the table was told about the last frame, presses
+    included; each of ``watchers`` is told it too.
     """
 
     def __init__(
@@ -147,15 +160,17 @@ class FrameLoop:
         out: TextIO | None = None,
         presses: Iterable[tuple[float, Button]] = (),
         players: Players | None = None,
+        watchers: Sequence[Watcher] = (),
     ) -> None:
         self.pipeline = pipeline
         self.session = session
         self.signals = signals
         self.out = out
         self.players = players
+        self.watchers = list(watchers)
         self.said: list[Say] = []
         self._recorded = sorted(presses, key=lambda p: p[0])
-        self._pressed: queue.Queue[Button] = queue.Queue()
+        self._pressed: queue.Queue[Button | Action] = queue.Queue()
         signals.on_button(self._pressed.put)
 
     def step(self, frame: Frame) -> list[Say]:
@@ -175,7 +190,14 @@ class FrameLoop:
             for button in self.players.after(frame, observation, says):
                 says += self._press(button, t)
         self.said = says
+        for watcher in self.watchers:
+            watcher.stepped(frame, observation, says)
         return says
+
+    def submit(self, action: Action) -> None:
+        """Runs ``action(t)`` in the loop's thread before the next frame is observed, and tells the table
+        what it returns, as for a button. Safe to call from any thread."""
+        self._pressed.put(action)
 
     def run(self, frames: Iterable[Frame]) -> int:
         """Every frame in turn until the source ends; returns the number of frames."""
@@ -185,8 +207,8 @@ class FrameLoop:
             n += 1
         return n
 
-    def _presses(self, t: float) -> list[Button]:
-        buttons = []
+    def _presses(self, t: float) -> list[Button | Action]:
+        buttons: list[Button | Action] = []
         while True:
             try:
                 buttons.append(self._pressed.get_nowait())
@@ -196,8 +218,8 @@ class FrameLoop:
             buttons.append(self._recorded.pop(0)[1])
         return buttons
 
-    def _press(self, button: Button, t: float) -> list[Say]:
-        says = self.session.press(button, t)
+    def _press(self, button: Button | Action, t: float) -> list[Say]:
+        says = self.session.press(button, t) if isinstance(button, Button) else list(button(t))
         self._show(says)
         return says
 

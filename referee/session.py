@@ -77,6 +77,13 @@ class Session:
             resume.restore(session, state)
         return session
 
+    def reconfigure(self, options: SessionOptions) -> None:
+        """New options (match length, rules) for a match that has not begun; ValueError once it has."""
+        if self.game is not None or self.game_number:
+            raise ValueError("the match has begun: settings change before its first game")
+        self.options = options
+        self.match = self._new_match()
+
     def _new_match(self) -> Match:
         return Match(self.options.match_length or 0, self.options.rules)
 

@@ -10,6 +10,7 @@ The virtual players wait for the referee's light and press the console's buttons
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -19,12 +20,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from hardware.signals import Button, Signal
 from referee.cli import CommandError
+from referee.cli.with_console import PIN_VARIABLE, add_console_argument, at_table_speed, start_console
 
 if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
     from collections.abc import Iterator, Sequence
 
     from hardware.console_signals import ConsoleSignals
     from hardware.frames import Frame
+    from referee.console.address import ConsoleAddress
     from referee.loop import FrameLoop
     from referee.session import Observation, Say, Session
     from synthetic.table import Shot, VirtualTable
@@ -57,6 +60,11 @@ def add_parser(subparsers: Any) -> None:
         "--video", type=Path, metavar="FILE", help="save the annotated frames as a video (.mp4 or .avi)"
     )
     p.add_argument("--turns", type=int, default=None, help="stop the scripted game after this many turns")
+    add_console_argument(
+        p,
+        more=f"; the game is then played at table speed and served until Ctrl-C (the PIN for actions: the "
+        f"environment variable {PIN_VARIABLE})",
+    )
     p.set_defaults(run=run)
 
 
@@ -84,12 +92,22 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
     from synthetic.demo_game import demo_game
 
+    pin = os.environ.get(PIN_VARIABLE) or None
+    if pin is not None:
+        from referee.console.guard import PinError, check_pin
+
+        try:
+            check_pin(pin)
+        except PinError as e:
+            raise CommandError(f"{PIN_VARIABLE}: {e}") from None
     result = run_demo(
         record,
         shots=demo_game(turns=args.turns),
         save_frames=args.save_frames,
         video=args.video,
         mat=args.mat,
+        console=args.console,
+        pin=pin,
     )
     return 0 if not result.missed else 1
 
@@ -103,8 +121,17 @@ def run_demo(
     video: Path | None = None,
     mat: Path | None = None,
     seed: int = 0,
+    console: ConsoleAddress | None = None,
+    pin: str | None = None,
+    table_speed: bool | None = None,
+    serve_after: bool = True,
 ) -> DemoResult:
-    """Plays ``shots`` (the scripted demo game by default) and returns what the referee did."""
+    """Plays ``shots`` (the scripted demo game by default) and returns what the referee did.
+
+    With ``console``, the game is served there and played at table speed (``table_speed``, which
+    defaults to whether a console is served); once it is over the console keeps serving until Ctrl-C,
+    unless ``serve_after`` is false.
+    """
     from calibration.learn import calibrate
     from hardware.console_signals import ConsoleSignals
     from referee.journal import Journal
@@ -140,10 +167,23 @@ def run_demo(
     players = _Players(session, signals, out)
     loop = FrameLoop(Pipeline(BoardReader(profile)), session, signals, out=out, players=players)
     shown = shots if shots is not None else demo_game()
-    loop.run(_frames(table, shown, loop, players, result, writer, out))
-    if writer:
-        writer.close()
-    _write_mat(journal, session, mat or record.with_suffix(".mat"), result, out)
+    frames: Iterator[Frame] = _frames(table, shown, loop, players, result, writer, out)
+    served = None
+    if console is not None:
+        warp = loop.pipeline.reader.rectifier.warp
+        served = start_console(console, loop, pin=pin, record=record, warp=warp, out=out)
+    if table_speed or (table_speed is None and console is not None):
+        frames = at_table_speed(frames)
+    try:
+        loop.run(frames)
+        if writer:
+            writer.close()
+        _write_mat(journal, session, mat or record.with_suffix(".mat"), result, out)
+        if served is not None and serve_after:
+            _serve_until_interrupted(served, out)
+    finally:
+        if served is not None:
+            served.stop()
     journal.close()
     result.seconds = time.perf_counter() - began
     print(f"record: {record}", file=out)
@@ -162,6 +202,22 @@ def run_demo(
         file=out,
     )
     return result
+
+
+def _serve_until_interrupted(served: Any, out: TextIO) -> None:
+    """After the game: the console goes on serving the record until Ctrl-C (SIGINT) ends the demo."""
+    import threading
+
+    try:
+        served.hub.end()
+        print(
+            f"the game is over; the console keeps serving at {served.url}: Ctrl-C to stop",
+            file=out,
+            flush=True,
+        )
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
 
 
 class _Players:

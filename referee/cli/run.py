@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.cli import CommandError
+from referee.cli.with_console import add_console_argument, start_console
 
 
 def add_parser(subparsers: Any) -> None:
@@ -23,6 +24,7 @@ def add_parser(subparsers: Any) -> None:
     )
     p.add_argument("--config", type=Path, required=True, help="TOML config (see examples/referee.toml)")
     p.add_argument("--no-keys", action="store_true", help="do not read button keys from the console")
+    add_console_argument(p, more=' (overrides console = "..." in the config)')
     p.set_defaults(run=run)
 
 
@@ -82,6 +84,17 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(signals, ConsoleSignals) and keys:
         signals.read_keys()
     live = not spec.startswith("replay:") and not recorded.exists()
+    console_at = args.console or config.console
+    console = None
+    if console_at is not None:
+        try:
+            warp = pipeline.reader.rectifier.warp
+            console = start_console(console_at, loop, pin=config.console_pin, record=config.record, warp=warp)
+        except CommandError:
+            source.close()
+            signals.close()
+            journal.close()
+            raise
     frames = LatestFrames(source) if live else iter(source)
     notify.ready(session.status())
     try:
@@ -89,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
     except FrameSourceError as e:
         raise CommandError(f"the camera stopped: {e}") from None
     finally:
+        if console is not None:
+            console.stop()
         if isinstance(frames, LatestFrames):
             frames.close()
         source.close()
