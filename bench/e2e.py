@@ -113,8 +113,7 @@ class SameFrameReader:
         self.reader = reader
         self.tally = tally
         self._image: Any = None  # kept alive so that its id cannot be taken by another picture
-        self._expected: ImageLayout | None = None
-        self._before: Still | None = None
+        self._asked: tuple[ImageLayout | None, Still | None, bool] | None = None
         self._reading: BoardReading | None = None
 
     @property
@@ -122,12 +121,23 @@ class SameFrameReader:
         return self.reader.rectifier
 
     def read(
-        self, image: np.ndarray, *, expected: ImageLayout | None = None, before: Still | None = None
+        self,
+        image: np.ndarray,
+        *,
+        expected: ImageLayout | None = None,
+        before: Still | None = None,
+        same_board: bool = True,
     ) -> BoardReading:
-        same = image is self._image and expected == self._expected and before is self._before
+        asked = (expected, before, same_board)
+        same = (
+            image is self._image
+            and self._asked is not None
+            and before is self._asked[1]
+            and (expected, same_board) == (self._asked[0], self._asked[2])
+        )
         if not same or self._reading is None:
-            self._reading = self.reader.read(image, expected=expected, before=before)
-            self._image, self._expected, self._before = image, expected, before
+            self._reading = self.reader.read(image, expected=expected, before=before, same_board=same_board)
+            self._image, self._asked = image, asked
             self.tally.reads += 1
         return self._reading
 

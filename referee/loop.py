@@ -47,7 +47,12 @@ class Reader(Protocol):
     def rectifier(self) -> Rectifier: ...
 
     def read(
-        self, frame: np.ndarray, *, expected: ImageLayout | None = None, before: Still | None = None
+        self,
+        frame: np.ndarray,
+        *,
+        expected: ImageLayout | None = None,
+        before: Still | None = None,
+        same_board: bool = True,
     ) -> BoardReading: ...
 
     def still(self, frame: np.ndarray) -> Still: ...
@@ -110,12 +115,20 @@ class Pipeline:
         self.before: Still | None = None
         self._before_board: ImageLayout | None = None
 
-    def observe(self, frame: Frame, expected: ImageLayout | None = None) -> Observation:
-        """``expected`` is the board the referee has confirmed (which checkers a die may rest on)."""
+    def observe(
+        self, frame: Frame, expected: ImageLayout | None = None, *, throwing: bool = True
+    ) -> Observation:
+        """``expected`` is the board the referee has confirmed (which checkers a die may rest on).
+
+        The turn's still frame says what arrived since the turn began. It shows the board of the frame
+        only while the referee waits for a throw (``throwing``) on the board it was taken on: once the
+        play begins checkers move, and a checker on a point that was empty (or on the bar) is a new
+        object the size of a die, not a die."""
         image = frame.image
         if not self.gate.update(image):
             return Observation(frame.timestamp, None, index=frame.index)
-        reading = self.reader.read(image, expected=expected, before=self.before)
+        same = throwing and expected == self._before_board
+        reading = self.reader.read(image, expected=expected, before=self.before, same_board=same)
         return Observation(frame.timestamp, reading, lambda: self.evidence(image), frame.index)
 
     def awaiting_throw(self, frame: Frame, observation: Observation, expected: ImageLayout) -> None:
@@ -180,7 +193,7 @@ class FrameLoop:
         for button in self._presses(t):
             says += self._press(button, t)
         expected = self.session.expected
-        observation = self.pipeline.observe(frame, expected)
+        observation = self.pipeline.observe(frame, expected, throwing=self.session.awaiting_throw)
         if self.session.awaiting_throw:
             self.pipeline.awaiting_throw(frame, observation, expected)
         heard = self.session.observe(observation)

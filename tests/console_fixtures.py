@@ -49,7 +49,9 @@ class TableReader:
         self.hidden: tuple[Any, ...] = ()
         self.rectifier = Identity()
 
-    def read(self, frame: np.ndarray, *, expected: Any = None, before: Any = None) -> BoardReading:
+    def read(
+        self, frame: np.ndarray, *, expected: Any = None, before: Any = None, same_board: bool = True
+    ) -> BoardReading:
         return replace(reading_of(self.board, ORIENTATION, self.hidden), dice=self.dice)
 
     def still(self, frame: np.ndarray) -> Still:

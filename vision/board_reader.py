@@ -182,13 +182,16 @@ class BoardReader:
         dice: tuple[DieReading, ...] | None = None,
         expected: ImageLayout | None = None,
         before: Still | None = None,
+        same_board: bool = True,
     ) -> BoardReading:
         """One frame (BGR, the profile's size) to a reading; ``dice`` skips the dice search when given.
 
         ``expected`` is the board the frame should show (the position the referee confirmed before the
         throw): which checker slots it fills says which dice rest on a checker. ``before`` is how the
         table looked before the throw (``vision.arrivals``; the profile's still of the calibration frame
-        when not given): only what arrived since can be a die.
+        when not given): only what arrived since can be a die. ``same_board`` says that ``before`` shows
+        the checkers where this frame does (not so once a play has begun): only then is a die-sized
+        patch of change that no die explains reported as an unreadable die.
         """
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3:
             raise ValueError("expected a colour frame (H x W x 3, BGR)")
@@ -196,7 +199,7 @@ class BoardReader:
         start = time.perf_counter()
         cube = self._cube(frame)
         if dice is None:
-            dice = self._off_the_cube(self._dice(frame, expected, before), cube)
+            dice = self._off_the_cube(self._dice(frame, expected, before, same_board), cube)
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -350,7 +353,11 @@ class BoardReader:
         return {Cell.bar_of(Side.LIGHT): light, Cell.bar_of(Side.DARK): dark}
 
     def _dice(
-        self, frame: np.ndarray, expected: ImageLayout | None = None, before: Still | None = None
+        self,
+        frame: np.ndarray,
+        expected: ImageLayout | None = None,
+        before: Still | None = None,
+        same_board: bool = True,
     ) -> tuple[DieReading, ...]:
         if self._find_dice is None:
             return ()
@@ -358,7 +365,7 @@ class BoardReader:
         checkers = self.checkers(expected) if expected is not None else None
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
-            still, same = (before, True) if before is not None else (self.profile.still, False)
+            still, same = (before, same_board) if before is not None else (self.profile.still, False)
             found = self._find_dice(frame, field_quad=quad, checkers=checkers, still=still, same_board=same)
             return tuple(found)
         except (ValueError, RuntimeError) as e:

@@ -139,7 +139,8 @@ def cube_strips(field_quad: np.ndarray) -> list[np.ndarray]:
     back = np.linalg.inv(to_field)
     out = []
     for _, x0, x1, _, _ in _strips(fh):
-        rect = np.array([[[x0, 0], [x1, 0], [x1, fh], [x0, fh]]], np.float32)
+        m = CUBE_IN_FIELD * FIELD_PX
+        rect = np.array([[[x0, -m], [x1, -m], [x1, fh + m], [x0, fh + m]]], np.float32)
         out.append(cv2.perspectiveTransform(rect, back)[0])
     return out
 
@@ -155,16 +156,18 @@ def find_cube(image: np.ndarray, field_quad: np.ndarray) -> CubeReading | None:
     to_field, fh = _field_map(quad)
     side = CUBE_IN_FIELD * FIELD_PX
     best = None
+    # a cube pushed to the bar's end overhangs the field's edge: the strips reach a cube beyond it
+    m = int(round(side))
     for place, x0, x1, lo, hi in _strips(fh):
-        shift = np.array([[1, 0, -x0], [0, 1, 0], [0, 0, 1]], np.float64)
+        shift = np.array([[1, 0, -x0], [0, 1, m], [0, 0, 1]], np.float64)
         strip = cv2.warpPerspective(
-            image, shift @ to_field, (x1 - x0, int(round(fh))), flags=cv2.INTER_LINEAR,
+            image, shift @ to_field, (x1 - x0, int(round(fh)) + 2 * m), flags=cv2.INTER_LINEAR,
             borderMode=cv2.BORDER_REPLICATE,
         )  # fmt: skip
         gray = cv2.cvtColor(strip, cv2.COLOR_BGR2GRAY)
         for cx, cy, s, score in _squares(gray, side, lambda cx, cy: lo <= cx + x0 <= hi):  # noqa: B023
             if score >= 25 and (best is None or score > best[3]):
-                best = (cx + x0, cy, s, score, place)
+                best = (cx + x0, cy - m, s, score, place)
     if best is None:
         return None
     cx, cy, s, _, place = best
