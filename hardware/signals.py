@@ -42,6 +42,7 @@ class Button(Enum):
     DROP = "drop"  # pass a double
     ACCEPT = "accept"  # accept an illegal play (tournament mode)
     NEW_GAME = "new_game"
+    CHECK = "check"  # a player asks whether the last play was legal (before the next roll)
 
 
 @runtime_checkable

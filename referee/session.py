@@ -9,8 +9,9 @@ words for the console). Everything it decides is written to the :class:`~referee
 straight from boards (:func:`referee.observe.reading_of`).
 
 Which settled dice are a new throw, and whether a throw counts, is :mod:`referee.throws`; what a restart
-restores is :mod:`referee.resume`. A player sits at the row of its own home board and throws into its
-right-hand half (:meth:`~bgboard.layout.Orientation.throwing_half`).
+restores is :mod:`referee.resume`; the tournament policies are :mod:`referee.monitor`. A player sits at
+the row of its own home board and throws into its right-hand half
+(:meth:`~bgboard.layout.Orientation.throwing_half`).
 
     >>> from referee.observe import reading_of
     >>> from bgboard.layout import Board, Orientation
@@ -26,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
-from referee import buttons, narration, resume, throws
+from referee import buttons, monitor, narration, resume, throws
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
@@ -65,6 +66,7 @@ class Session:
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
+        self.seen: BoardReading | None = None  # the last settled reading (what to put back, when asked)
 
     @classmethod
     def resume(cls, options: SessionOptions, journal: Journal) -> Session:
@@ -132,6 +134,7 @@ class Session:
         if obs.reading is None:
             self.throws.moving()
             return []
+        self.seen = obs.reading
         handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
             Stage.OVER: self._setup,
@@ -155,6 +158,8 @@ class Session:
         """A button of the table (or its key on the console)."""
         if button is Button.NEW_GAME:
             return self._new_game_button()
+        if button is Button.CHECK:
+            return monitor.check(self, t)
         if self.game is None:
             return [Say(None, f"{button.value}: no game in progress")]
         try:
@@ -409,13 +414,12 @@ class Session:
         lines = narration.describe_play(mover, dice, before, seen.play)
         text = "\n".join(lines)
         self._log(Entry("play", t, mover, dice, play_event.play, Verdict.LEGAL, text=text))
-        out = [Say(None, line) for line in lines]
         if self.game.over:
-            return out + self._game_over(t)
+            return [Say(None, line) for line in lines] + self._game_over(t)
         self.stage = Stage.ROLL
         nxt = self.game.on_roll
         assert nxt is not None
-        out.append(Say(Signal.READY, f"legal. {self.game.status()}"))
+        out = monitor.after_play(self.options.rules, lines, self.game.status())
         if self.throws.early:
             self.throws.early = False
             text = narration.thrown_before_lifted(nxt, mover)
@@ -432,15 +436,15 @@ class Session:
         assert not judgement.legal
         self.watch.illegal_run = []
         self.watch.replay_board = (None, 0.0)
-        tournament = self.options.rules.tournament_mode
-        self.stage = Stage.ACCEPT if tournament else Stage.RESTORE
+        waits = self.game.phase is Phase.ILLEGAL  # the tournament's policies leave it to the players
+        self.stage = Stage.ACCEPT if waits else Stage.RESTORE
         # what to put back, from the cells the reader is sure of (a doubtful cell could mislead)
-        sure = (
-            [] if tournament else differences(before, obs.reading, self.options.orientation, sure_only=True)
-        )
-        text = narration.illegal(mover, dice, judgement.reason, tournament, [d.fix for d in sure])
+        sure = differences(before, obs.reading, self.options.orientation, sure_only=True)
+        text = monitor.illegal_text(self.options.rules, mover, dice, judgement.reason, [d.fix for d in sure])
         entry = Entry("illegal", obs.t, mover, dice, None, Verdict.ILLEGAL, judgement.reason, text)
         self._log(entry, evidence=obs, board=board)
+        if monitor.silent(self.options.rules):
+            return monitor.kept(self, obs.t)
         return [Say(Signal.ILLEGAL, text)]
 
     def _restore(self, obs: Observation) -> list[Say]:
@@ -521,6 +525,14 @@ class Session:
         return [Say(None, "new game: set up the starting position")]
 
     # ---- recording ------------------------------------------------------------------------------
+
+    def record(self, entry: Entry, evidence: Observation | None = None) -> None:
+        """Records one event of the session's seams (house, monitor, lesson), as it records its own."""
+        self._log(entry, evidence)
+
+    def record_events(self, events: list[Event], t: float | None) -> list[Say]:
+        """Records game events of the session's seams; returns their words."""
+        return self._record_events(events, t)
 
     def _record_events(self, events: list[Event], t: float | None) -> list[Say]:
         for e in events:

@@ -39,6 +39,7 @@ SESSION = RULES | {
     "referee.session",
     "referee.journal",
     "referee.export",
+    "referee.monitor",
 }
 # (module prefix, project modules it may import); the first prefix that matches a module applies
 MAY_IMPORT: list[tuple[str, set[str]]] = [
