@@ -61,10 +61,12 @@ def describe_play(mover: Side, dice: tuple[int, int], before: Position, play: Pl
     return lines
 
 
-def describe_score(light: int, dark: int, length: int | None) -> str:
-    """``"match score: light 2, dark 0 (to 3)"``."""
+def describe_score(light: int, dark: int, length: int | None, names: tuple[str, str] | None = None) -> str:
+    """``"match score: light 2, dark 0 (to 3)"``; with the players' ``names`` (light's, dark's) in place
+    of the colours."""
     to = f" (to {length})" if length else ""
-    return f"match score: light {light}, dark {dark}{to}"
+    a, b = names or ("light", "dark")
+    return f"match score: {a} {light}, {b} {dark}{to}"
 
 
 def game_starts(number: int, crawford: bool) -> str:
@@ -127,8 +129,23 @@ def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, f
     return text
 
 
-def game_over(result: GameResult, score: tuple[int, int], length: int | None, match_over: bool) -> str:
-    text = f"{result.text}. {describe_score(*score, length)}"
+def game_over(
+    result: GameResult,
+    score: tuple[int, int],
+    length: int | None,
+    match_over: bool,
+    names: tuple[str, str] | None = None,
+    practice: bool = False,
+) -> str:
+    """The end of a game; ``names`` (light's, dark's) are the players' where the table named them; a
+    ``practice`` game counts in no match score."""
+    winner = result.winner.value
+    if names is not None and names != ("light", "dark"):
+        winner = f"{winner} ({names[0 if result.winner is Side.LIGHT else 1]})"
+    text = f"{winner}{result.text.removeprefix(result.winner.value)}"
+    if practice:
+        return text + " (practice: counted in no match score). Set up the board for the next game"
+    text += f". {describe_score(*score, length, names)}"
     if match_over:
-        return text + f". {result.winner.value} wins the match"
+        return text + f". {winner} wins the match"
     return text + ". Set up the board for the next game"

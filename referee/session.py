@@ -9,9 +9,9 @@ words for the console). Everything it decides is written to the :class:`~referee
 straight from boards (:func:`referee.observe.reading_of`).
 
 Which settled dice are a new throw, and whether a throw counts, is :mod:`referee.throws`; what a restart
-restores is :mod:`referee.resume`; the tournament policies are :mod:`referee.monitor`. A player sits at
-the row of its own home board and throws into its right-hand half
-(:meth:`~bgboard.layout.Orientation.throwing_half`).
+restores is :mod:`referee.resume`; the house variations' buttons and words are :mod:`referee.house`, and
+the tournament policies :mod:`referee.monitor`. A player sits at the row of its own home board and throws
+into its right-hand half (:meth:`~bgboard.layout.Orientation.throwing_half`).
 
     >>> from referee.observe import reading_of
     >>> from bgboard.layout import Board, Orientation
@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
-from referee import buttons, monitor, narration, resume, throws
+from referee import buttons, house, monitor, narration, resume, throws
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
@@ -66,7 +66,8 @@ class Session:
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
-        self.seen: BoardReading | None = None  # the last settled reading (what to put back, when asked)
+        self.house = house.House()
+        self.seen: BoardReading | None = None  # the last settled reading (a hint reads the play shown)
 
     @classmethod
     def resume(cls, options: SessionOptions, journal: Journal) -> Session:
@@ -78,7 +79,7 @@ class Session:
         return session
 
     def _new_match(self) -> Match:
-        return Match(self.options.match_length or 0, self.options.rules)
+        return Match(self.options.match_length or 0, self.options.rules, self.options.table.names)
 
     # ---- what the table is waiting for -----------------------------------------------------------
 
@@ -134,6 +135,8 @@ class Session:
         if obs.reading is None:
             self.throws.moving()
             return []
+        if self.house.paused:
+            return []  # a rule look-up: nothing is read until play goes on
         self.seen = obs.reading
         handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
@@ -158,8 +161,8 @@ class Session:
         """A button of the table (or its key on the console)."""
         if button is Button.NEW_GAME:
             return self._new_game_button()
-        if button is Button.CHECK:
-            return monitor.check(self, t)
+        if button in house.BUTTONS:
+            return house.press(self, button, t)
         if self.game is None:
             return [Say(None, f"{button.value}: no game in progress")]
         try:
@@ -215,8 +218,10 @@ class Session:
 
     def _start_game(self, t: float | None) -> list[Say]:
         if self.match_id is None and self.journal:
-            rules = self.options.rules.to_mapping()
-            self.match_id = self.journal.start_match(self.options.match_length, rules)
+            rules, table = self.options.rules.to_mapping(), self.options.table
+            self.match_id = self.journal.start_match(
+                self.options.match_length, rules, names=table.names, variation=table.variation.value
+            )
         self.game = self.match.new_game()
         self.game_number += 1
         if self.journal and self.match_id is not None:
@@ -224,7 +229,7 @@ class Session:
             self.game_id = self.journal.start_game(self.match_id, self.game_number, self.game.crawford, score)
         self.stage = Stage.OPENING
         self.throws = ThrowWatch(self.options.dice_frames, self.options.die_tolerance)
-        text = narration.game_starts(self.game_number, self.game.crawford)
+        text = house.game_starts(self, narration.game_starts(self.game_number, self.game.crawford))
         self._log(Entry("setup", t, text=text))
         return [Say(Signal.READY, text)]
 
@@ -504,7 +509,10 @@ class Session:
         self.match.finish(self.game)
         match_over = self.match.over
         self.stage = Stage.MATCH_OVER if match_over else Stage.OVER
-        text = narration.game_over(result, self.match.score, self.options.match_length, match_over)
+        table = self.options.table
+        score, length = self.match.score, self.options.match_length
+        text = narration.game_over(result, score, length, match_over, table.names, table.practice)
+        text = house.game_over(self, text)
         if self.journal and self.game_id is not None:
             history = [e.to_dict() for e in self.game.history]
             score = (self.score[0], self.score[1])
@@ -513,6 +521,16 @@ class Session:
                 self.journal.finish_match(self.match_id)
         self._log(Entry("result", t, side=result.winner, text=text))
         return [Say(Signal.GAME_OVER, text, result.winner, result.points)]
+
+    def void_game(self) -> None:
+        """The game in progress ends void (both players agreed: :mod:`referee.house`): recorded with no
+        points, and the table sets up the starting position again."""
+        assert self.game is not None
+        history, game_id = [e.to_dict() for e in self.game.history], self.game_id
+        self.game, self.match.current, self.stage = None, None, Stage.SETUP
+        self._last_setup = ()
+        if self.journal and game_id is not None:
+            self.journal.void_game(game_id, history, resume.snapshot(self))
 
     def _new_game_button(self) -> list[Say]:
         if self.stage is Stage.MATCH_OVER:
@@ -526,8 +544,12 @@ class Session:
 
     # ---- recording ------------------------------------------------------------------------------
 
+    def explain(self, reading: BoardReading, mover: Side) -> Explanation:
+        """Which legal play of the roll ``reading`` shows (the hint's view of the board)."""
+        return self._explain(reading, mover)
+
     def record(self, entry: Entry, evidence: Observation | None = None) -> None:
-        """Records one event of the session's seams (house, monitor, lesson), as it records its own."""
+        """Records one event of the session's seams (house, monitor), as it records its own."""
         self._log(entry, evidence)
 
     def record_events(self, events: list[Event], t: float | None) -> list[Say]:

@@ -25,6 +25,9 @@ BUTTON_PINS = {
     Button.DROP: 25,
     Button.ACCEPT: 12,
     Button.NEW_GAME: 16,
+    Button.HINT: 20,
+    Button.VOID: 21,
+    Button.PAUSE: 7,
     Button.CHECK: 8,
 }
 R, G, B = 13, 19, 26  # RGB LED

@@ -24,6 +24,8 @@ RULES = {
     "referee.match",
     "referee.narration",
     "referee.notation",
+    "referee.variations",
+    "referee.coaching",
 }
 # the session and what it is made of: the rules, what vision reports (plain values) and the table's
 # signal and button vocabulary; never a camera, a pin, OpenCV or numpy
@@ -40,6 +42,7 @@ SESSION = RULES | {
     "referee.journal",
     "referee.export",
     "referee.monitor",
+    "referee.house",
 }
 # (module prefix, project modules it may import); the first prefix that matches a module applies
 MAY_IMPORT: list[tuple[str, set[str]]] = [
