@@ -49,7 +49,7 @@ def match_record(journal: Journal, match_id: int, game_id: int | None = None) ->
     names = (match.light_name, match.dark_name)
     record = Match(match.length or 0, options, players=names, games=games).to_record()
     if match.practice:
-        # gnubg shows the event; the games were practice (coaching) and count in no match
+        # gnubg shows the event; the games were practice (coaching, a lesson) and count in no match
         event = f"practice: {Variation(match.variation).value}"
         record = replace(record, headers=(*record.headers, ("Event", event)))
     return record

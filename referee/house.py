@@ -52,7 +52,9 @@ class House:
 
 
 def press(session: Session, button: Button, t: float | None) -> list[Say]:
-    """The answer to one of :data:`BUTTONS`."""
+    """The answer to one of :data:`BUTTONS`, or to any button but PAUSE during a lesson."""
+    if session.stage is Stage.LESSON and session.lesson is not None and button is not Button.PAUSE:
+        return session.lesson.press(session, button, t)
     if button is Button.PAUSE:
         return _pause(session, t)
     if button is Button.HINT:
@@ -78,6 +80,8 @@ def _pause(session: Session, t: float | None) -> list[Say]:
     session.watch.shift(stopped)
     if house.void_asked is not None:
         house.void_asked += stopped
+    if session.lesson is not None:
+        session.lesson.shift(stopped)
     session.record(Entry("pause", t, text=f"play on after a pause of {stopped:.0f} s"))
     return [Say(None, f"play on: {session.status()}")]
 

@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS matches (
     rules TEXT NOT NULL,       -- JSON of the rule options
     light_name TEXT NOT NULL DEFAULT 'light',  -- the players (a pair: "Ann & Bo")
     dark_name TEXT NOT NULL DEFAULT 'dark',
-    variation TEXT NOT NULL DEFAULT 'standard',  -- referee.variations.Variation; coaching: practice
+    variation TEXT NOT NULL DEFAULT 'standard',  -- referee.variations.Variation; coaching, lesson: practice
     score_light INTEGER NOT NULL DEFAULT 0,
     score_dark INTEGER NOT NULL DEFAULT 0,
     finished REAL
@@ -161,7 +161,7 @@ class MatchRow:
 
     @property
     def practice(self) -> bool:
-        """A coaching game: it counts in no match score."""
+        """A coaching game or a lesson: it counts in no match score."""
         return Variation(self.variation).practice
 
 

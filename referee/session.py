@@ -9,9 +9,10 @@ words for the console). Everything it decides is written to the :class:`~referee
 straight from boards (:func:`referee.observe.reading_of`).
 
 Which settled dice are a new throw, and whether a throw counts, is :mod:`referee.throws`; what a restart
-restores is :mod:`referee.resume`; the house variations' buttons and words are :mod:`referee.house`, and
-the tournament policies :mod:`referee.monitor`. A player sits at the row of its own home board and throws
-into its right-hand half (:meth:`~bgboard.layout.Orientation.throwing_half`).
+restores is :mod:`referee.resume`; the house variations' buttons and words are :mod:`referee.house`, the
+tournament policies :mod:`referee.monitor`, and a lesson rides on the session (:mod:`referee.lesson`).
+A player sits at the row of its own home board and throws into its right-hand half
+(:meth:`~bgboard.layout.Orientation.throwing_half`).
 
     >>> from referee.observe import reading_of
     >>> from bgboard.layout import Board, Orientation
@@ -31,6 +32,7 @@ from referee import buttons, house, monitor, narration, resume, throws
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
+from referee.lesson import Lesson
 from referee.match import Match
 from referee.moves import Play
 from referee.observe import Difference, Explainer, Explanation, Verdict, differences, shows
@@ -67,6 +69,7 @@ class Session:
         self._explainer = Explainer(options.orientation)
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
         self.house = house.House()
+        self.lesson: Lesson | None = None  # `referee teach`: what to set up, and what follows
         self.seen: BoardReading | None = None  # the last settled reading (a hint reads the play shown)
 
     @classmethod
@@ -120,9 +123,16 @@ class Session:
             return None
         return tuple(throws.face(d) or 0 for d in asked[0])
 
+    @property
+    def setup_text(self) -> str:
+        """What the table sets up before a game: the starting position, or a lesson's."""
+        return self.lesson.setup_text if self.lesson else "set up the starting position"
+
     def status(self) -> str:
         if self.stage is Stage.SETUP:
-            return "waiting for the starting position"
+            return self.lesson.setup_text if self.lesson else "waiting for the starting position"
+        if self.lesson is not None and self.stage in (Stage.LESSON, Stage.MATCH_OVER) and self.game is None:
+            return self.lesson.status()
         if self.stage is Stage.MATCH_OVER:
             return "the match is over"
         assert self.game is not None
@@ -150,6 +160,7 @@ class Session:
             Stage.REPLAY: self._replay,
             Stage.ACCEPT: self._accept_wait,
             Stage.MATCH_OVER: self._buttons_only,
+            Stage.LESSON: self._lesson,
         }
         return handler[self.stage](obs)
 
@@ -157,11 +168,18 @@ class Session:
         """A stage only a button ends (take or drop; a new match)."""
         return []
 
+    def _lesson(self, obs: Observation) -> list[Say]:
+        assert self.lesson is not None
+        says = self.lesson.observe(self, obs)
+        for say in says:
+            self._log(Entry("lesson", obs.t, text=say.text))
+        return says
+
     def press(self, button: Button, t: float | None = None) -> list[Say]:
         """A button of the table (or its key on the console)."""
         if button is Button.NEW_GAME:
             return self._new_game_button()
-        if button in house.BUTTONS:
+        if button in house.BUTTONS or self.stage is Stage.LESSON:
             return house.press(self, button, t)
         if self.game is None:
             return [Say(None, f"{button.value}: no game in progress")]
@@ -206,14 +224,16 @@ class Session:
         assert reading is not None
         if reading.dice or reading.occluded:
             return []
-        start = Board.start()
+        start = self.lesson.board if self.lesson else Board.start()
         if not shows(reading, self.options.orientation, start, exact=False):
             wrong = tuple(differences(start, reading, self.options.orientation))
             if wrong and wrong != self._last_setup:
                 self._last_setup = wrong
-                return [Say(None, "set up the starting position: " + "; ".join(d.text for d in wrong))]
+                return [Say(None, f"{self.setup_text}: " + "; ".join(d.text for d in wrong))]
             return []
         self._last_setup = ()
+        if self.lesson is not None:
+            return self.lesson.begin(self, obs.t)
         return self._start_game(obs.t)
 
     def _start_game(self, t: float | None) -> list[Say]:
@@ -233,12 +253,18 @@ class Session:
         self._log(Entry("setup", t, text=text))
         return [Say(Signal.READY, text)]
 
-    def start_from(self, board: Board, on_roll: Side, t: float | None = None) -> list[Say]:
-        """Starts a game from a set position with ``on_roll`` to roll (lessons, problems, tests)."""
+    def start_from(
+        self, board: Board, on_roll: Side, t: float | None = None, dice: tuple[int, int] | None = None
+    ) -> list[Say]:
+        """Starts a game from a set position with ``on_roll`` to roll, or to play ``dice`` when the roll
+        is given (lessons, problems, tests)."""
         self._start_game(t)
         self.game = self.match.new_game(start=board, first=on_roll)
         self.stage = Stage.ROLL
-        return [Say(Signal.READY, f"position set: {self.game.status()}")]
+        if dice is None:
+            return [Say(Signal.READY, f"position set: {self.game.status()}")]
+        said = self._rolled(self.game.roll(*dice), t)
+        return [Say(None, "position set")] + said
 
     # ---- the dice ---------------------------------------------------------------------------------
 
@@ -371,6 +397,8 @@ class Session:
             return self._unclear(obs, seen.reason, seen.candidates)
         w.unclear_since = None
         board = seen.board
+        if board is not None and self.lesson is not None and self.lesson.untouched(board, self.game.board):
+            return []  # a roll given with a set position: the board as set up is no play yet
         if board is None:
             return self._unclear(obs, "the board shows an illegal play but not clearly enough to say which")
         if not w.illegal_holds(board, obs.t, replay, self.options):
@@ -540,7 +568,7 @@ class Session:
         self.stage = Stage.SETUP
         self.game = None
         self._last_setup = ()
-        return [Say(None, "new game: set up the starting position")]
+        return [Say(None, f"new game: {self.setup_text}")]
 
     # ---- recording ------------------------------------------------------------------------------
 
@@ -549,7 +577,7 @@ class Session:
         return self._explain(reading, mover)
 
     def record(self, entry: Entry, evidence: Observation | None = None) -> None:
-        """Records one event of the session's seams (house, monitor), as it records its own."""
+        """Records one event of the session's seams (house, monitor, lesson), as it records its own."""
         self._log(entry, evidence)
 
     def record_events(self, events: list[Event], t: float | None) -> list[Say]:

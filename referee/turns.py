@@ -80,3 +80,4 @@ class Stage(Enum):
     PASSED = "passed"  # a roll with no legal move: waiting for its dice to be lifted
     OVER = "over"  # game over: waiting for the next setup
     MATCH_OVER = "match_over"
+    LESSON = "lesson"  # `referee teach --replay`: waiting for the teacher to make the step announced

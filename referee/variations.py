@@ -40,11 +40,12 @@ class Variation(Enum):
     STANDARD = "standard"  # two players, money play or a match
     PAIRS = "pairs"  # two pairs at one board, one mover a pair per game
     COACHING = "coaching"  # the open coaching game: cubeless, hints on a button, practice
+    LESSON = "lesson"  # `referee teach`: a position set up or a recorded game replayed (practice)
 
     @property
     def practice(self) -> bool:
         """Recorded as practice: the game counts in no match score."""
-        return self is Variation.COACHING
+        return self in (Variation.COACHING, Variation.LESSON)
 
 
 class PairsFormat(Enum):
@@ -97,7 +98,7 @@ class TableSetup:
 
     @property
     def cubeless(self) -> bool:
-        """Pairs and coaching are played without the cube."""
+        """Pairs, coaching and lessons are played without the cube."""
         return self.variation is not Variation.STANDARD
 
     @property
@@ -150,7 +151,7 @@ class TableSetup:
                 f"unknown key(s) in [table]: {', '.join(map(str, unknown))}; "
                 f"known are {', '.join(sorted(known))}"
             )
-        offered = [v.value for v in Variation]
+        offered = [v.value for v in Variation if v is not Variation.LESSON]  # lessons are `referee teach`
         variation = table.get("variation", Variation.STANDARD.value)
         if variation not in offered:
             raise TableSetupError(
