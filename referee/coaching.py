@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from bgboard.position import BAR, Position
 from referee.moves import Play, legal_plays
 
-__all__ = ["Shot", "blots", "leaves", "roll_allows", "shots"]
+__all__ = ["BlotShot", "blots", "leaves", "roll_allows", "shots"]
 
-Shot = tuple[int, tuple[int, ...]]  # a blot's point (the mover's numbers) and the dice that hit it
+BlotShot = tuple[int, tuple[int, ...]]  # a blot's point (the mover's numbers) and the dice that hit it
 
 
 def _dice_text(dice: tuple[int, int]) -> str:
@@ -59,7 +59,7 @@ def blots(position: Position) -> list[int]:
     return [i + 1 for i in range(23, -1, -1) if position.player[i] == 1]
 
 
-def shots(position: Position) -> list[Shot]:
+def shots(position: Position) -> list[BlotShot]:
     """The player's blots the opponent can hit with one die, with the numbers that do it.
 
     The opponent's checker on its point ``q`` reaches the player's point ``p`` with a die of
@@ -68,7 +68,7 @@ def shots(position: Position) -> list[Shot]:
     """
     opponent = position.opponent
     sources = [25] if opponent[BAR] else [q for q in range(24, 0, -1) if opponent[q - 1]]
-    out: list[Shot] = []
+    out: list[BlotShot] = []
     for p in blots(position):
         target = 25 - p  # the blot's point in the opponent's numbers
         dice = tuple(sorted({q - target for q in sources if 1 <= q - target <= 6}))

@@ -103,9 +103,9 @@ def _hint(session: Session) -> list[Say]:
         lines.append("make a play on the board, dice still down, and press HINT to hear what it leaves")
         return [Say(None, line) for line in lines]
     shown = session.explain(seen, mover)
-    if shown.verdict is Verdict.LEGAL and shown.play is not None and shown.play.result != before:
+    if shown.verdict is Verdict.LEGAL and shown.play is not None:
         lines.append(coaching.leaves(shown.play))
-    elif shown.board == game.board or (shown.verdict is Verdict.ILLEGAL and shown.board is None):
+    elif shown.board == game.board:  # nothing moved yet
         lines.append("make a play on the board, dice still down, and press HINT to hear what it leaves")
     elif shown.verdict is Verdict.ILLEGAL:
         lines.append(f"the board shows no legal play of {narration.dice_text(dice)}")

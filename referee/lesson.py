@@ -85,11 +85,8 @@ class SetPosition(Lesson):
         self.dice = dice
 
     def instructions(self) -> str:
-        roll = (
-            f"{self.on_roll.value} to play {narration.dice_text(self.dice)}"
-            if self.dice
-            else (f"{self.on_roll.value} to roll")
-        )
+        who = self.on_roll.value
+        roll = f"{who} to play {narration.dice_text(self.dice)}" if self.dice else f"{who} to roll"
         return f"{super().instructions()}; then {roll}"
 
     def begin(self, session: Session, t: float | None) -> list[Say]:

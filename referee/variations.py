@@ -134,9 +134,6 @@ class TableSetup:
         k = games_played % 2
         return self.light[k], self.dark[k]
 
-    def name(self, side: Side) -> str:
-        return self.names[0 if side is Side.LIGHT else 1]
-
     # ---- the config table -------------------------------------------------------------------------
 
     @classmethod

@@ -10,6 +10,7 @@ from test_session_fixtures import O, Table, after, die, signals
 
 from bgboard.layout import Board, Side
 from referee.cli import main
+from referee.journal import Journal
 from referee.lesson import Replay, SetPosition
 from referee.notation.matfile import parse_mat
 from referee.rules_options import RuleOptions
@@ -196,6 +197,7 @@ def test_teach_position_print_says_which_checkers_go_where(
         (["--position", "{mat}:1:3", "--on-roll", "dark", "--print"], "comes with its side on roll"),
         (["--replay", "{mat}"], "needs --config"),
         (["--replay", "{mat}", "--on-roll", "dark"], "go with a --position"),
+        (["--replay", "{mat}", "--record", "{tmp}/r.sqlite"], "--record goes with --position"),
     ],
 )
 def test_teach_refuses_bad_input_with_one_line(
@@ -206,11 +208,9 @@ def test_teach_refuses_bad_input_with_one_line(
     assert words in err and len(err.strip().splitlines()) == 1, err
 
 
-def test_teach_replays_a_game_through_the_frame_loop_of_referee_run(
-    mat: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Frames of a virtual table (the teacher makes the first two plays, the second first wrongly),
-    replayed from a folder as `referee run` replays one, read by the real readers."""
+def table_config(tmp_path: Path, boards: list[tuple[Board, int]]) -> Path:
+    """A `referee run` config replaying frames of a virtual table that shows each board for so many frames,
+    with the profile calibrated on its starting position."""
     import cv2
 
     from calibration.learn import calibrate
@@ -220,15 +220,6 @@ def test_teach_replays_a_game_through_the_frame_loop_of_referee_run(
     start = table.calibration_frame()
     profile = calibrate(start.image, [(float(x), float(y)) for x, y in start.field_quad], start=True)
     profile.save(tmp_path / "profile.json")
-    found = steps(RECORD, 1)
-    light = list(found[1].after.light)
-    light[24] = 0  # the hit checker left beside the board
-    boards = [
-        (START, 6),
-        (found[0].after, 6),
-        (Board(tuple(light), found[1].after.dark), 40),
-        (found[1].after, 6),
-    ]
     folder = tmp_path / "frames"
     folder.mkdir()
     times, index = [], 0
@@ -245,9 +236,53 @@ def test_teach_replays_a_game_through_the_frame_loop_of_referee_run(
         f'[camera]\nsource = "replay:{folder}"\n[signals]\noutput = "console"\n'
         f'[referee]\nprofile = "profile.json"\nrecord = "unused.sqlite"\nsettle_frames = 2\n'
     )
+    return config
+
+
+def test_teach_replays_a_game_through_the_frame_loop_of_referee_run(
+    mat: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Frames of a virtual table (the teacher makes the first two plays, the second first wrongly),
+    replayed from a folder as `referee run` replays one, read by the real readers."""
+    found = steps(RECORD, 1)
+    light = list(found[1].after.light)
+    light[24] = 0  # the hit checker left beside the board
+    forgot = Board(tuple(light), found[1].after.dark)
+    config = table_config(tmp_path, [(START, 6), (found[0].after, 6), (forgot, 40), (found[1].after, 6)])
     assert main(["teach", "--config", str(config), "--replay", str(mat), "--to", "2", "--no-keys"]) == 0
     out = capsys.readouterr().out
     assert "step 1 is made" in out and "step 2 is not made: light bar has 0, expected 1" in out
     assert "step 2 is made" in out and "the lesson stops after play 2. The lesson is over" in out
     assert out.index("step 2 is not made") < out.index("step 2 is made")
     assert not (tmp_path / "unused.sqlite").exists()  # a lesson never writes the config's record
+
+
+def test_teach_position_referees_from_the_board_and_keeps_its_own_record(
+    mat: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    step = position_at(RECORD, 1, 3)  # light to play 5-1 from the bar
+    played = after(step.before, Side.LIGHT, (5, 1), "bar/20 6/5")
+    config = table_config(tmp_path, [(START, 6), (step.before, 10), (played, 6)])
+    record = tmp_path / "lesson.sqlite"
+    argv = [
+        "teach",
+        "--config",
+        str(config),
+        "--position",
+        f"{mat}:1:3",
+        "--record",
+        str(record),
+        "--no-keys",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("set up the position: light: 1 on the 24-point")
+    # the starting position on the table first: what is still wrong is named
+    assert "set up the position: light bar has 0, expected 1; light 24-point has 2, expected 1" in out
+    assert "position set" in out and "light plays 5-1: bar/20 6/5" in out and "legal. dark to roll" in out
+    assert not (tmp_path / "unused.sqlite").exists()
+    with Journal.existing(record) as journal:
+        assert journal.matches()[0].practice
+        kinds = [e.kind for e in journal.events(journal.games()[0].id)]
+    assert "play" in kinds and "illegal" not in kinds
+    assert main(argv) == 2 and "already exists" in capsys.readouterr().err

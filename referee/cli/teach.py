@@ -12,8 +12,9 @@ go where, names what is still wrong until the board matches, then referees from 
 played (the board as set up is no play yet), or the side on roll throws. ``--replay`` announces each play
 of the game, waits for the teacher to make it on the board, checks it and names what is wrong. Both run
 through the session and frame loop of ``referee run``, with the camera, profile and signals of the config;
-a lesson is practice, cubeless, and kept only in ``--record`` if one is named (never in the config's own
-record, whose game ``referee run`` resumes). ``--print`` writes the lesson as text, with no camera.
+a lesson is practice, cubeless, and never written to the config's own record (whose game ``referee run``
+resumes); the game played from a ``--position`` is kept in ``--record FILE`` if one is named. ``--print``
+writes the lesson as text, with no camera.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--dice", help="with a Position ID: the roll given, e.g. 64 (default: it is thrown)")
     p.add_argument("--config", type=Path, help="the TOML config of `referee run` (camera, profile, signals)")
     p.add_argument("--print", action="store_true", help="write the lesson as text; no camera")
-    p.add_argument("--record", type=Path, help="keep the lesson's play in this new record")
+    p.add_argument(
+        "--record", type=Path, help="with --position: keep the game played from it in this new record"
+    )
     p.add_argument("--no-keys", action="store_true", help="do not read button keys from the console")
     p.set_defaults(run=run)
 
@@ -135,6 +138,8 @@ def lesson_of(args: argparse.Namespace) -> Lesson:
     if args.replay is not None:
         if args.on_roll or args.dice:
             raise CommandError("--on-roll and --dice go with a --position Position ID, not --replay")
+        if args.record is not None:
+            raise CommandError("--record goes with --position: a replayed game is recorded already")
         return replay_of(args.replay, args.game, args.first, args.last)
     if args.game != 1 or args.first != 1 or args.last is not None:
         raise CommandError(
