@@ -354,6 +354,28 @@ def test_the_example_config_documents_every_new_key_and_they_load(tmp_path: Path
     assert {b.value for b in cfg.hardware.signals.buttons} >= {"hint", "void", "pause", "check"}
 
 
+def test_every_key_the_config_reads_is_documented_in_the_example() -> None:
+    """Each key of [referee], [rules], [table] and [signals.buttons] has its line in the example, with a
+    comment saying what it does (a commented-out key is an option shown with its form)."""
+    from dataclasses import fields
+
+    from hardware.signals import Button
+    from referee.config import REFEREE_KEYS
+
+    keys = (
+        REFEREE_KEYS
+        | {f.name for f in fields(RuleOptions)}
+        | {"variation", "format", "light", "dark"}
+        | {b.value for b in Button}
+    )
+    lines = EXAMPLE.read_text().splitlines()
+    for key in sorted(keys):
+        documented = [
+            line for line in lines if re.match(rf"#?\s*{key}\s*=", line) and "#" in line.lstrip("# ")
+        ]
+        assert documented, f"{key} has no documented line in {EXAMPLE.name}"
+
+
 @pytest.mark.parametrize(
     ("tables", "words"),
     [
@@ -445,3 +467,62 @@ def test_referee_run_names_the_pairs_from_its_config(
     with Journal.existing(tmp_path / "club.sqlite") as journal:
         match = journal.matches()[0]
     assert (match.light_name, match.dark_name, match.length) == ("Ann & Bo", "Cy & Di", 3)
+
+
+def test_referee_run_voids_a_game_both_players_agree_on_after_a_pause(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`referee run` over rendered frames of a miscounted opening 3-1 whose position is never put back,
+    with the buttons pressed at the table recorded beside them: a pause for a rule look-up, then VOID
+    from both players; the table then sets up the starting position for game 2."""
+    import cv2
+
+    from calibration.learn import calibrate
+    from hardware.signals import Button
+    from referee.loop import BUTTONS_FILE
+    from synthetic.demo_game import Script, half_of
+    from synthetic.table import HandAt, VirtualTable
+
+    virtual = VirtualTable()
+    start = virtual.calibration_frame()
+    profile = calibrate(start.image, [(float(x), float(y)) for x, y in start.field_quad], start=True)
+    profile.save(tmp_path / "profile.json")
+    s = Script(rng=random.Random(3))
+    s.add(START, frames=5)
+    dice = s.dice_in(half_of(Side.LIGHT), (3,)) + s.dice_in(half_of(Side.DARK), (1,))
+    s.add(START, hands=(HandAt(0.5, 0.5),), frames=1)
+    s.add(START, dice=dice, frames=5)
+    s.add(ILLEGAL, dice=dice, hands=(HandAt(0.5, 0.7),), frames=2)
+    s.add(ILLEGAL, frames=30)  # the dice lifted; the position before the roll is never put back
+    s.add(START, frames=6)  # the game voided, the table sets up afresh
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    index = 0
+    for i, shot in enumerate(s.shots):
+        for k in range(shot.frames):
+            cv2.imwrite(str(folder / f"frame_{index:04d}.png"), virtual.frame(shot, k, i, index).image)
+            index += 1
+    (folder / "timestamps.txt").write_text("".join(f"{i / 10:.1f}\n" for i in range(index)))
+    illegal_at = sum(shot.frames for shot in s.shots[:4]) / 10  # the first frame of the still board
+    presses = [(1.0, Button.PAUSE), (1.5, Button.PAUSE), (2.0, Button.VOID), (2.5, Button.VOID)]
+    (folder / BUTTONS_FILE).write_text(
+        "".join(f"{illegal_at + dt:.1f} {button.name}\n" for dt, button in presses)
+    )
+    config = tmp_path / "referee.toml"
+    config.write_text(
+        f'[camera]\nsource = "replay:{folder}"\n[signals]\noutput = "console"\n'
+        '[referee]\nprofile = "profile.json"\nrecord = "house.sqlite"\nsettle_frames = 2\n'
+    )
+    assert main(["run", "--config", str(config), "--no-keys"]) == 0
+    out = capsys.readouterr().out
+    told = [
+        out.index(words) for words in ("illegal", "paused for a rule look-up", "play on", "the game is void")
+    ]
+    assert told == sorted(told), out
+    assert "before light's 3-1 could not be restored; both players agreed" in out
+    assert "game 2" in out[told[-1] :]
+    with Journal.existing(tmp_path / "house.sqlite") as journal:
+        games = journal.games()
+        assert games[0].void and games[0].points is None and len(games) == 2
+        kinds = [e.kind for e in journal.events(games[0].id)]
+    assert kinds.count("pause") == 2 and "void" in kinds
