@@ -9,7 +9,8 @@
 
 Buttons are pressed with :meth:`ConsoleSignals.press` (demonstration, tests) or from the keyboard with
 :meth:`ConsoleSignals.read_keys` (``referee run`` on a laptop): ``d`` double, ``t`` take, ``p`` drop
-(pass), ``a`` accept, ``n`` new game, each followed by Enter.
+(pass), ``a`` accept, ``n`` new game, ``h`` hint, ``v`` void, ``w`` wait (a rule look-up), ``c`` check
+the last play, each followed by Enter.
 """
 
 from __future__ import annotations
@@ -30,8 +31,15 @@ KEYS: dict[str, Button] = {
     "p": Button.DROP,
     "a": Button.ACCEPT,
     "n": Button.NEW_GAME,
+    "h": Button.HINT,
+    "v": Button.VOID,
+    "w": Button.PAUSE,
+    "c": Button.CHECK,
 }
-KEY_HELP = "keys: d=double t=take p=drop(pass) a=accept n=new game, then Enter"
+KEY_HELP = (
+    "keys: d=double t=take p=drop(pass) a=accept n=new game h=hint v=void w=wait (rule look-up) "
+    "c=check the last play, then Enter"
+)
 
 
 def key_to_button(text: str) -> Button | None:

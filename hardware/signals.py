@@ -42,6 +42,11 @@ class Button(Enum):
     DROP = "drop"  # pass a double
     ACCEPT = "accept"  # accept an illegal play (tournament mode)
     NEW_GAME = "new_game"
+    # the house variations and tournament policies (referee.house)
+    HINT = "hint"  # open coaching game: what the roll allows, and the play pointed at on the board
+    VOID = "void"  # both players press it: a position that cannot be restored voids the game
+    PAUSE = "pause"  # a rule look-up: the referee's waits stop until it is pressed again
+    CHECK = "check"  # a player asks whether the last play was legal (before the next roll)
 
 
 @runtime_checkable

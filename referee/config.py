@@ -1,5 +1,5 @@
 """The TOML config of ``referee run``: frame source and pins (``[camera]``, ``[signals]``, read by
-:mod:`hardware.config`), plus the referee's own ``[referee]`` and ``[rules]`` tables.
+:mod:`hardware.config`), plus the referee's own ``[referee]``, ``[rules]`` and ``[table]`` tables.
 
     [referee]
     profile = "/var/lib/bg-referee/board.profile"   # from `referee calibrate`
@@ -11,6 +11,11 @@
 
     [rules]
     tournament_mode = false   # see referee.rules_options.RuleOptions for every option
+
+    [table]
+    variation = "pairs"       # the players and the house variation: referee.variations.TableSetup
+    light = ["Ann", "Bo"]
+    dark = ["Cy", "Di"]
 
     >>> cfg = RefereeConfig.from_toml({"referee": {"profile": "p.json", "record": "r.sqlite"}})
     >>> cfg.match_length, cfg.rules.tournament_mode
@@ -28,6 +33,7 @@ from typing import Any
 from referee.console.address import ConsoleAddress, ConsoleAddressError, parse_address
 from referee.console.guard import PinError, check_pin
 from referee.rules_options import RuleOptions, RuleOptionsError
+from referee.variations import TableSetup, TableSetupError
 
 REFEREE_KEYS = {
     "profile",
@@ -56,6 +62,7 @@ class RefereeConfig:
     rules: RuleOptions = field(default_factory=RuleOptions)
     console: ConsoleAddress | None = None  # the table console: off unless given
     console_pin: str | None = field(default=None, repr=False)  # never shown, never logged
+    table: TableSetup = field(default_factory=TableSetup)
     hardware: Any = None  # hardware.config.HardwareConfig
     base: Path = Path(".")
 
@@ -92,18 +99,20 @@ class RefereeConfig:
             rules = RuleOptions.from_mapping(data.get("rules", {}))
         except RuleOptionsError as e:
             raise RefereeConfigError(f"[rules]: {e}") from None
-        length = whole("match_length", 0, 0)
+        given = whole("match_length", 0, 0) if "match_length" in table else None
+        setup, length, rules = _table_setup(data, given, rules)
         console, pin = _console(table)
         return cls(
             profile=(base / table["profile"]).expanduser(),
             record=(base / table["record"]).expanduser(),
-            match_length=length or None,
+            match_length=length,
             settle_frames=whole("settle_frames", 3, 1),
             dice_frames=whole("dice_frames", 2, 1),
             unclear_after=float(unclear),
             rules=rules,
             console=console,
             console_pin=pin,
+            table=setup,
             base=base,
         )
 
@@ -128,6 +137,24 @@ def _console(table: Mapping[str, Any]) -> tuple[ConsoleAddress | None, str | Non
                 f"[referee] console_pin: {e}; write it in quotes (a TOML string)"
             ) from None
     return address, pin
+
+
+def _table_setup(
+    data: Mapping[str, Any], length: int | None, rules: RuleOptions
+) -> tuple[TableSetup, int | None, RuleOptions]:
+    """The ``[table]``, and the match length (None: money play) and rules its variation plays;
+    ``length`` is ``[referee] match_length`` where the file gives it (0: money play)."""
+    try:
+        setup = TableSetup.from_toml(data.get("table", {}))
+        if setup.cubeless and data.get("rules", {}).get("cubeless") is False:
+            raise TableSetupError(
+                f"the {setup.variation.value} variation is played without the cube: "
+                "leave [rules] cubeless out"
+            )
+        settled, rules = setup.settle(length, rules)
+    except TableSetupError as e:
+        raise RefereeConfigError(str(e)) from None
+    return setup, settled or None, rules
 
 
 def load_config(path: str | Path) -> RefereeConfig:

@@ -30,7 +30,7 @@ from referee.cube import Cube, CubeError
 from referee.events import CONSEQUENCES, Event, EventKind
 from referee.judge import Judgement, judge
 from referee.moves import Play, legal_plays
-from referee.rules_options import RuleOptions
+from referee.rules_options import MovesRule, RuleOptions
 from referee.scoring import GameResult, Outcome, classify
 
 
@@ -43,13 +43,14 @@ class Phase(Enum):
     ROLL = "roll"  # the side on roll may double, or roll
     DOUBLED = "doubled"  # a double is offered: the other side takes, beavers or drops
     PLAY = "play"  # the dice are thrown: the side on roll plays them
-    ILLEGAL = "illegal"  # tournament mode: an illegal play waits for the opponent's word
+    ILLEGAL = "illegal"  # tournament policies: an illegal play waits for the opponent's word or a question
     OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
 class PendingIllegal:
-    """Tournament mode: an illegal play on the table, waiting for the opponent to accept it or not."""
+    """An illegal play on the table (tournament policies), waiting for the opponent's word, a player's
+    question, or the opponent's roll that makes it stand."""
 
     board: Board  # the board as the illegal play left it
     judgement: Judgement
@@ -262,7 +263,8 @@ class Game:
     def play(self, after: Board | Position | Play) -> Judgement:
         """Judges the play that left ``after`` (a board by colour, a position from the mover, or a
         :class:`Play`) and applies it when legal; the turn passes. An illegal play is refused and the
-        same dice wait to be played again (house remedy), or, in tournament mode, waits for the
+        same dice wait to be played again (house remedy, Legal Moves called at once), or, where the
+        tournament's policies say so (:attr:`RuleOptions.pends_illegal`), waits on the table for the
         opponent's word (:meth:`accept_illegal`, :meth:`demand_correction`, or the opponent's roll)."""
         s = self._state
         if s.phase is Phase.ILLEGAL:
@@ -278,7 +280,7 @@ class Game:
         verdict = judge(s.board.position(s.on_roll), s.dice, target)
         if verdict.legal and verdict.play is not None:  # the judge knows better than the cache
             return self._apply_legal(verdict.play, board, verdict.alternatives)
-        if self.options.tournament_mode:
+        if self.options.pends_illegal:
             return self._pend(verdict, board)
         who = s.on_roll.value
         text = (
@@ -292,16 +294,22 @@ class Game:
         return verdict
 
     def accept_illegal(self, by: Side | None = None) -> list[Event]:
-        """Tournament mode: the opponent accepts the illegal play; it stands and the turn passes."""
+        """Responsible Moves: the opponent accepts the illegal play; it stands and the turn passes."""
         s = self._state
         if s.phase is not Phase.ILLEGAL:
             raise GameError(f"no illegal play to accept: {self.status()}")
         self._check_opponent(s, by, "accept")
         assert s.on_roll is not None
+        if self.options.moves is MovesRule.LEGAL:
+            raise GameError(
+                f"under Legal Moves an illegal play cannot be accepted: restore the position before the "
+                f"roll and {s.on_roll.value} plays again, or it stands once {s.on_roll.other.value} rolls"
+            )
         return self._commit(*self._stand(s, EventKind.ACCEPT_ILLEGAL, f"{s.on_roll.other.value} accepts it"))
 
     def demand_correction(self, by: Side | None = None) -> list[Event]:
-        """Tournament mode: the opponent wants the play corrected: the pre-roll position comes back and
+        """A pending illegal play is to be corrected (the opponent demands it, or a player asked under
+        Legal Moves): the pre-roll position comes back and
         the same dice are played again."""
         s = self._state
         if s.phase is not Phase.ILLEGAL or s.pending is None:
@@ -546,10 +554,12 @@ class Game:
     def _pend(self, verdict: Judgement, board: Board) -> Judgement:
         s = self._state
         assert s.on_roll is not None and s.dice is not None
-        text = (
-            f"illegal play by {s.on_roll.value}: {verdict.reason}; {s.on_roll.other.value} may accept it "
-            "or demand a correction (it stands once they roll)"
-        )
+        other = s.on_roll.other.value
+        if self.options.moves is MovesRule.RESPONSIBLE:
+            remedy = f"{other} may accept it or demand a correction (it stands once {other} rolls)"
+        else:
+            remedy = f"it is corrected if a player asks before {other} rolls (it stands once {other} rolls)"
+        text = f"illegal play by {s.on_roll.value}: {verdict.reason}; {remedy}"
         event = self._event(
             EventKind.ILLEGAL, s.on_roll, text, s.cube, dice=s.dice, reason=verdict.reason, board=board
         )

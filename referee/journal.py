@@ -28,6 +28,7 @@ from bgboard.layout import Board, Side
 from referee.notation.position_id import encode_position_id
 from referee.observe import Verdict
 from referee.scoring import GameResult
+from referee.variations import Variation
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -35,8 +36,9 @@ CREATE TABLE IF NOT EXISTS matches (
     started REAL NOT NULL,
     length INTEGER,            -- NULL for money play
     rules TEXT NOT NULL,       -- JSON of the rule options
-    light_name TEXT NOT NULL DEFAULT 'light',
+    light_name TEXT NOT NULL DEFAULT 'light',  -- the players (a pair: "Ann & Bo")
     dark_name TEXT NOT NULL DEFAULT 'dark',
+    variation TEXT NOT NULL DEFAULT 'standard',  -- referee.variations.Variation; coaching, lesson: practice
     score_light INTEGER NOT NULL DEFAULT 0,
     score_dark INTEGER NOT NULL DEFAULT 0,
     finished REAL
@@ -50,7 +52,7 @@ CREATE TABLE IF NOT EXISTS games (
     score_light INTEGER NOT NULL DEFAULT 0,  -- the match score before this game
     score_dark INTEGER NOT NULL DEFAULT 0,
     finished REAL,
-    winner TEXT,
+    winner TEXT,      -- NULL in a finished game: the game was void (its events say why)
     kind INTEGER,     -- 1 single, 2 gammon, 3 backgammon
     cube INTEGER,
     points INTEGER,
@@ -138,6 +140,11 @@ class GameRow:
     points: int | None
     resigned: bool
 
+    @property
+    def void(self) -> bool:
+        """Finished with no winner: voided (a position that could not be restored), no points."""
+        return self.finished is not None and self.winner is None
+
 
 @dataclass(frozen=True)
 class MatchRow:
@@ -148,6 +155,14 @@ class MatchRow:
     score_light: int
     score_dark: int
     finished: float | None
+    light_name: str = "light"
+    dark_name: str = "dark"
+    variation: str = "standard"
+
+    @property
+    def practice(self) -> bool:
+        """A coaching game or a lesson: it counts in no match score."""
+        return Variation(self.variation).practice
 
 
 class Journal:
@@ -167,6 +182,7 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._add_new_columns()
         except sqlite3.DatabaseError as e:
             raise JournalError(
                 f"{self.path} is not a usable referee record ({e}): name a new file or a record written "
@@ -188,6 +204,12 @@ class Journal:
             raise JournalError(f"{self.path} is not a readable referee record ({e})") from None
         return db
 
+    def _add_new_columns(self) -> None:
+        """A record written before a column existed gets it with its default (its rows are unchanged)."""
+        have = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "variation" not in have:
+            self._db.execute("ALTER TABLE matches ADD COLUMN variation TEXT NOT NULL DEFAULT 'standard'")
+
     def close(self) -> None:
         self._db.close()
 
@@ -208,12 +230,19 @@ class Journal:
     # --- writing -----------------------------------------------------------------------------------
 
     def start_match(
-        self, length: int | None, rules: dict[str, Any], state: dict[str, Any] | None = None
+        self,
+        length: int | None,
+        rules: dict[str, Any],
+        state: dict[str, Any] | None = None,
+        names: tuple[str, str] = ("light", "dark"),
+        variation: str = "standard",
     ) -> int:
+        """A new match (or money session) of the players ``names`` (light's, dark's)."""
         with self._tx():
             cur = self._db.execute(
-                "INSERT INTO matches (started, length, rules) VALUES (?, ?, ?)",
-                (time.time(), length, json.dumps(rules, sort_keys=True)),
+                "INSERT INTO matches (started, length, rules, light_name, dark_name, variation) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (time.time(), length, json.dumps(rules, sort_keys=True), names[0], names[1], variation),
             )
             if state is not None:
                 self._save_state(None, state)
@@ -301,6 +330,18 @@ class Journal:
                 "UPDATE matches SET score_light=?, score_dark=? "
                 "WHERE id=(SELECT match_id FROM games WHERE id=?)",
                 (match_score[0], match_score[1], game_id),
+            )
+            if state is not None:
+                self._save_state(None, state)
+
+    def void_game(
+        self, game_id: int, history: list[dict[str, Any]], state: dict[str, Any] | None = None
+    ) -> None:
+        """The game ends void: finished with no winner and no points (the match score is unchanged)."""
+        with self._tx():
+            self._db.execute(
+                "UPDATE games SET finished=?, history=? WHERE id=?",
+                (time.time(), json.dumps(history), game_id),
             )
             if state is not None:
                 self._save_state(None, state)
@@ -393,9 +434,10 @@ class Journal:
 
     def matches(self) -> list[MatchRow]:
         rows = self._db.execute(
-            "SELECT id, started, length, rules, score_light, score_dark, finished FROM matches ORDER BY id"
+            "SELECT id, started, length, rules, score_light, score_dark, finished, light_name, dark_name, "
+            "variation FROM matches ORDER BY id"
         ).fetchall()
-        return [MatchRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5], r[6]) for r in rows]
+        return [MatchRow(r[0], r[1], r[2], json.loads(r[3]), *r[4:]) for r in rows]
 
     def match(self, match_id: int) -> MatchRow | None:
         return next((m for m in self.matches() if m.id == match_id), None)

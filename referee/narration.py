@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bgboard.layout import Side
+from bgboard.layout import Board, Side
 from bgboard.position import BAR, Position
 from referee.moves import Play
 from referee.scoring import GameResult
@@ -61,10 +61,12 @@ def describe_play(mover: Side, dice: tuple[int, int], before: Position, play: Pl
     return lines
 
 
-def describe_score(light: int, dark: int, length: int | None) -> str:
-    """``"match score: light 2, dark 0 (to 3)"``."""
+def describe_score(light: int, dark: int, length: int | None, names: tuple[str, str] | None = None) -> str:
+    """``"match score: light 2, dark 0 (to 3)"``; with the players' ``names`` (light's, dark's) in place
+    of the colours."""
     to = f" (to {length})" if length else ""
-    return f"match score: light {light}, dark {dark}{to}"
+    a, b = names or ("light", "dark")
+    return f"match score: {a} {light}, {b} {dark}{to}"
 
 
 def game_starts(number: int, crawford: bool) -> str:
@@ -132,8 +134,76 @@ def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, f
     return text
 
 
-def game_over(result: GameResult, score: tuple[int, int], length: int | None, match_over: bool) -> str:
-    text = f"{result.text}. {describe_score(*score, length)}"
+def game_over(
+    result: GameResult,
+    score: tuple[int, int],
+    length: int | None,
+    match_over: bool,
+    names: tuple[str, str] | None = None,
+    practice: bool = False,
+) -> str:
+    """The end of a game; ``names`` (light's, dark's) are the players' where the table named them; a
+    ``practice`` game counts in no match score."""
+    winner = result.winner.value
+    if names is not None and names != ("light", "dark"):
+        winner = f"{winner} ({names[0 if result.winner is Side.LIGHT else 1]})"
+    text = f"{winner}{result.text.removeprefix(result.winner.value)}"
+    if practice:
+        return text + " (practice: counted in no match score). Set up the board for the next game"
+    text += f". {describe_score(*score, length, names)}"
     if match_over:
-        return text + f". {result.winner.value} wins the match"
+        return text + f". {winner} wins the match"
     return text + ". Set up the board for the next game"
+
+
+def announce_play(mover: Side, dice: tuple[int, int], before: Position, play: Play) -> str:
+    """A play as a teacher announces it, to be made on the board, every point in the mover's numbers:
+    ``"dark plays 6-4: 24/18 13/9, hitting on the 9-point (light's checker to the bar)"``.
+
+    >>> from referee.moves import legal_plays
+    >>> pos = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {16: 1, 13: 4, 8: 3, 6: 5, 24: 2})
+    >>> play = next(p for p in legal_plays(pos, (6, 4)) if p.text == "24/18 13/9*")
+    >>> announce_play(Side.DARK, (6, 4), pos, play)
+    "dark plays 6-4: 24/18 13/9, hitting on the 9-point (light's checker to the bar)"
+    """
+    who, other = mover.value, mover.other.value
+    if not play.moves:
+        return f"{who} rolls {dice_text(dice)} and cannot move"
+    clauses = []
+    hits = sorted({m.dst for m in play.moves if m.hit}, reverse=True)
+    if hits:
+        where = " and ".join(f"the {p}-point" for p in hits)
+        whose = f"{other}'s checker{'s' if len(hits) > 1 else ''} to the bar"
+        clauses.append(f"hitting on {where} ({whose})")
+    entries = [m.dst for m in play.moves if m.src == 25]
+    if entries:
+        clauses.append(
+            "entering on " + " and ".join(f"the {p}-point" for p in sorted(set(entries), reverse=True))
+        )
+    borne = play.result.off_player - before.off_player
+    if borne:
+        clauses.append(
+            f"bearing off {borne} checker{'s' if borne > 1 else ''} ({play.result.off_player} off)"
+        )
+    moves = play.text.replace("*", "")
+    return f"{who} plays {dice_text(dice)}: {moves}" + "".join(f", {c}" for c in clauses)
+
+
+def layout_words(board: Board) -> str:
+    """Which checkers go where, by colour and point in each colour's own numbers, for setting up a board.
+
+    >>> print(layout_words(Board.start()))  # doctest: +NORMALIZE_WHITESPACE
+    light: 2 on the 24-point, 5 on the 13-point, 3 on the 8-point, 5 on the 6-point;
+    dark: 2 on the 24-point, 5 on the 13-point, 3 on the 8-point, 5 on the 6-point
+    """
+    parts = []
+    for side in Side:
+        counts = board.counts(side)
+        points = [f"{n} on the {i + 1}-point" for i, n in sorted(enumerate(counts[:BAR]), reverse=True) if n]
+        if counts[BAR]:
+            points.append(f"{counts[BAR]} on the bar")
+        off = board.off(side)
+        if off:
+            points.append(f"{off} borne off")
+        parts.append(f"{side.value}: {', '.join(points) or 'none on the board'}")
+    return "; ".join(parts)

@@ -327,8 +327,8 @@ class Difference:
     of its checkers where ``expected`` checkers of ``expected_side`` belong.
 
         >>> d = Difference(Side.LIGHT, 13, 4, 5, Side.LIGHT)
-        >>> d.text, d.fix
-        ('light 13-point has 4, expected 5', 'light 13-point back to 5')
+        >>> d.text, d.fix, d.set_to
+        ('light 13-point has 4, expected 5', 'light 13-point back to 5', 'light 13-point to 5')
     """
 
     side: Side
@@ -355,6 +355,11 @@ class Difference:
     def fix(self) -> str:
         """What to put back."""
         return f"{self.place} back to {self.expected}{self._whose}"
+
+    @property
+    def set_to(self) -> str:
+        """What to set the cell to (a board being made rather than restored)."""
+        return f"{self.place} to {self.expected}{self._whose}"
 
 
 def differences(

@@ -9,8 +9,10 @@ words for the console). Everything it decides is written to the :class:`~referee
 straight from boards (:func:`referee.observe.reading_of`).
 
 Which settled dice are a new throw, and whether a throw counts, is :mod:`referee.throws`; what a restart
-restores is :mod:`referee.resume`. A player sits at the row of its own home board and throws into its
-right-hand half (:meth:`~bgboard.layout.Orientation.throwing_half`).
+restores is :mod:`referee.resume`; the house variations' buttons and words are :mod:`referee.house`, the
+tournament policies :mod:`referee.monitor`, and a lesson rides on the session (:mod:`referee.lesson`).
+A player sits at the row of its own home board and throws into its right-hand half
+(:meth:`~bgboard.layout.Orientation.throwing_half`).
 
     >>> from referee.observe import reading_of
     >>> from bgboard.layout import Board, Orientation
@@ -26,11 +28,12 @@ from collections.abc import Callable, Sequence
 
 from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
-from referee import buttons, narration, resume, throws
+from referee import buttons, house, monitor, narration, resume, throws
 from referee.cube_watch import CubeWatch
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
+from referee.lesson import Lesson
 from referee.match import Match
 from referee.moves import Play
 from referee.observe import Difference, Explainer, Explanation, Verdict, differences, shows
@@ -67,6 +70,9 @@ class Session:
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
+        self.house = house.House()
+        self.lesson: Lesson | None = None  # `referee teach`: what to set up, and what follows
+        self.seen: BoardReading | None = None  # the last settled reading (a hint reads the play shown)
 
     @classmethod
     def resume(cls, options: SessionOptions, journal: Journal) -> Session:
@@ -85,7 +91,7 @@ class Session:
         self.match = self._new_match()
 
     def _new_match(self) -> Match:
-        return Match(self.options.match_length or 0, self.options.rules)
+        return Match(self.options.match_length or 0, self.options.rules, self.options.table.names)
 
     # ---- what the table is waiting for -----------------------------------------------------------
 
@@ -131,9 +137,16 @@ class Session:
             return None
         return tuple(throws.face(d) or 0 for d in asked[0])
 
+    @property
+    def setup_text(self) -> str:
+        """What the table sets up before a game: the starting position, or a lesson's."""
+        return self.lesson.setup_text if self.lesson else "set up the starting position"
+
     def status(self) -> str:
         if self.stage is Stage.SETUP:
-            return "waiting for the starting position"
+            return self.lesson.setup_text if self.lesson else "waiting for the starting position"
+        if self.lesson is not None and self.stage in (Stage.LESSON, Stage.MATCH_OVER) and self.game is None:
+            return self.lesson.status()
         if self.stage is Stage.MATCH_OVER:
             return "the match is over"
         assert self.game is not None
@@ -146,6 +159,9 @@ class Session:
         if obs.reading is None:
             self.throws.moving()
             return []
+        if self.house.paused:
+            return []  # a rule look-up: nothing is read until play goes on
+        self.seen = obs.reading
         handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
             Stage.OVER: self._setup,
@@ -158,6 +174,7 @@ class Session:
             Stage.REPLAY: self._replay,
             Stage.ACCEPT: self._accept_wait,
             Stage.MATCH_OVER: self._buttons_only,
+            Stage.LESSON: self._lesson,
         }
         return handler[self.stage](obs) + self._check_cube(obs)
 
@@ -176,10 +193,19 @@ class Session:
         """A stage only a button ends (take or drop; a new match)."""
         return []
 
+    def _lesson(self, obs: Observation) -> list[Say]:
+        assert self.lesson is not None
+        says = self.lesson.observe(self, obs)
+        for say in says:
+            self._log(Entry("lesson", obs.t, text=say.text))
+        return says
+
     def press(self, button: Button, t: float | None = None) -> list[Say]:
         """A button of the table (or its key on the console)."""
         if button is Button.NEW_GAME:
             return self._new_game_button()
+        if button in house.BUTTONS or self.stage is Stage.LESSON:
+            return house.press(self, button, t)
         if self.game is None:
             return [Say(None, f"{button.value}: no game in progress")]
         try:
@@ -223,20 +249,24 @@ class Session:
         assert reading is not None
         if reading.dice or reading.occluded:
             return []
-        start = Board.start()
+        start = self.lesson.board if self.lesson else Board.start()
         if not shows(reading, self.options.orientation, start, exact=False):
             wrong = tuple(differences(start, reading, self.options.orientation))
             if wrong and wrong != self._last_setup:
                 self._last_setup = wrong
-                return [Say(None, "set up the starting position: " + "; ".join(d.text for d in wrong))]
+                return [Say(None, f"{self.setup_text}: " + "; ".join(d.text for d in wrong))]
             return []
         self._last_setup = ()
+        if self.lesson is not None:
+            return self.lesson.begin(self, obs.t)
         return self._start_game(obs.t)
 
     def _start_game(self, t: float | None) -> list[Say]:
         if self.match_id is None and self.journal:
-            rules = self.options.rules.to_mapping()
-            self.match_id = self.journal.start_match(self.options.match_length, rules)
+            rules, table = self.options.rules.to_mapping(), self.options.table
+            self.match_id = self.journal.start_match(
+                self.options.match_length, rules, names=table.names, variation=table.variation.value
+            )
         self.game = self.match.new_game()
         self.game_number += 1
         if self.journal and self.match_id is not None:
@@ -244,16 +274,22 @@ class Session:
             self.game_id = self.journal.start_game(self.match_id, self.game_number, self.game.crawford, score)
         self.stage = Stage.OPENING
         self.throws = ThrowWatch(self.options.dice_frames, self.options.die_tolerance)
-        text = narration.game_starts(self.game_number, self.game.crawford)
+        text = house.game_starts(self, narration.game_starts(self.game_number, self.game.crawford))
         self._log(Entry("setup", t, text=text))
         return [Say(Signal.READY, text)]
 
-    def start_from(self, board: Board, on_roll: Side, t: float | None = None) -> list[Say]:
-        """Starts a game from a set position with ``on_roll`` to roll (lessons, problems, tests)."""
+    def start_from(
+        self, board: Board, on_roll: Side, t: float | None = None, dice: tuple[int, int] | None = None
+    ) -> list[Say]:
+        """Starts a game from a set position with ``on_roll`` to roll, or to play ``dice`` when the roll
+        is given (lessons, problems, tests)."""
         self._start_game(t)
         self.game = self.match.new_game(start=board, first=on_roll)
         self.stage = Stage.ROLL
-        return [Say(Signal.READY, f"position set: {self.game.status()}")]
+        if dice is None:
+            return [Say(Signal.READY, f"position set: {self.game.status()}")]
+        said = self._rolled(self.game.roll(*dice), t)
+        return [Say(None, "position set")] + said
 
     # ---- the dice ---------------------------------------------------------------------------------
 
@@ -386,6 +422,8 @@ class Session:
             return self._unclear(obs, seen.reason, seen.candidates)
         w.unclear_since = None
         board = seen.board
+        if board is not None and self.lesson is not None and self.lesson.untouched(board, self.game.board):
+            return []  # a roll given with a set position: the board as set up is no play yet
         if board is None:
             return self._unclear(obs, "the board shows an illegal play but not clearly enough to say which")
         if not w.illegal_holds(board, obs.t, replay, self.options):
@@ -434,13 +472,12 @@ class Session:
         lines = narration.describe_play(mover, dice, before, seen.play)
         text = "\n".join(lines)
         self._log(Entry("play", t, mover, dice, play_event.play, Verdict.LEGAL, text=text))
-        out = [Say(None, line) for line in lines]
         if self.game.over:
-            return out + self._game_over(t)
+            return [Say(None, line) for line in lines] + self._game_over(t)
         self.stage = Stage.ROLL
         nxt = self.game.on_roll
         assert nxt is not None
-        out.append(Say(Signal.READY, f"legal. {self.game.status()}"))
+        out = monitor.after_play(self.options.rules, lines, self.game.status())
         if self.throws.early:
             self.throws.early = False
             text = narration.thrown_before_lifted(nxt, mover)
@@ -457,15 +494,15 @@ class Session:
         assert not judgement.legal
         self.watch.illegal_run = []
         self.watch.replay_board = (None, 0.0)
-        tournament = self.options.rules.tournament_mode
-        self.stage = Stage.ACCEPT if tournament else Stage.RESTORE
+        waits = self.game.phase is Phase.ILLEGAL  # the tournament's policies leave it to the players
+        self.stage = Stage.ACCEPT if waits else Stage.RESTORE
         # what to put back, from the cells the reader is sure of (a doubtful cell could mislead)
-        sure = (
-            [] if tournament else differences(before, obs.reading, self.options.orientation, sure_only=True)
-        )
-        text = narration.illegal(mover, dice, judgement.reason, tournament, [d.fix for d in sure])
+        sure = differences(before, obs.reading, self.options.orientation, sure_only=True)
+        text = monitor.illegal_text(self.options.rules, mover, dice, judgement.reason, [d.fix for d in sure])
         entry = Entry("illegal", obs.t, mover, dice, None, Verdict.ILLEGAL, judgement.reason, text)
         self._log(entry, evidence=obs, board=board)
+        if monitor.silent(self.options.rules):
+            return monitor.kept(self, obs.t)
         return [Say(Signal.ILLEGAL, text)]
 
     def _restore(self, obs: Observation) -> list[Say]:
@@ -525,7 +562,10 @@ class Session:
         self.match.finish(self.game)
         match_over = self.match.over
         self.stage = Stage.MATCH_OVER if match_over else Stage.OVER
-        text = narration.game_over(result, self.match.score, self.options.match_length, match_over)
+        table = self.options.table
+        score, length = self.match.score, self.options.match_length
+        text = narration.game_over(result, score, length, match_over, table.names, table.practice)
+        text = house.game_over(self, text)
         if self.journal and self.game_id is not None:
             history = [e.to_dict() for e in self.game.history]
             score = (self.score[0], self.score[1])
@@ -535,6 +575,16 @@ class Session:
         self._log(Entry("result", t, side=result.winner, text=text))
         return [Say(Signal.GAME_OVER, text, result.winner, result.points)]
 
+    def void_game(self) -> None:
+        """The game in progress ends void (both players agreed: :mod:`referee.house`): recorded with no
+        points, and the table sets up the starting position again."""
+        assert self.game is not None
+        history, game_id = [e.to_dict() for e in self.game.history], self.game_id
+        self.game, self.match.current, self.stage = None, None, Stage.SETUP
+        self._last_setup = ()
+        if self.journal and game_id is not None:
+            self.journal.void_game(game_id, history, resume.snapshot(self))
+
     def _new_game_button(self) -> list[Say]:
         if self.stage is Stage.MATCH_OVER:
             self.match = self._new_match()
@@ -543,9 +593,21 @@ class Session:
         self.stage = Stage.SETUP
         self.game = None
         self._last_setup = ()
-        return [Say(None, "new game: set up the starting position")]
+        return [Say(None, f"new game: {self.setup_text}")]
 
     # ---- recording ------------------------------------------------------------------------------
+
+    def explain(self, reading: BoardReading, mover: Side) -> Explanation:
+        """Which legal play of the roll ``reading`` shows (the hint's view of the board)."""
+        return self._explain(reading, mover)
+
+    def record(self, entry: Entry, evidence: Observation | None = None) -> None:
+        """Records one event of the session's seams (house, monitor, lesson), as it records its own."""
+        self._log(entry, evidence)
+
+    def record_events(self, events: list[Event], t: float | None) -> list[Say]:
+        """Records game events of the session's seams; returns their words."""
+        return self._record_events(events, t)
 
     def _record_events(self, events: list[Event], t: float | None) -> list[Say]:
         for e in events:

@@ -13,6 +13,7 @@ from enum import Enum
 from bgboard.layout import Orientation, Side
 from hardware.signals import Signal
 from referee.rules_options import RuleOptions
+from referee.variations import TableSetup
 from vision.reading import BoardReading
 
 
@@ -52,6 +53,8 @@ class SessionOptions:
     ``replay_wait``: after a correction, seconds an illegal-looking board must stay before it is called.
     ``match_length``: None for money play; the house match is ``match_length=3`` with ``cubeless`` rules.
     ``die_tolerance``: pixels; a die that moved less than this has not been thrown again.
+    ``table``: the players and the house variation (:mod:`referee.variations`); its match length and
+    cubeless rule are already in ``match_length`` and ``rules`` (:meth:`TableSetup.settle`).
     """
 
     orientation: Orientation
@@ -62,6 +65,7 @@ class SessionOptions:
     unclear_after: float = 2.0
     replay_wait: float = 3.0
     die_tolerance: float = 12.0
+    table: TableSetup = field(default_factory=TableSetup)
 
 
 class Stage(Enum):
@@ -76,3 +80,4 @@ class Stage(Enum):
     PASSED = "passed"  # a roll with no legal move: waiting for its dice to be lifted
     OVER = "over"  # game over: waiting for the next setup
     MATCH_OVER = "match_over"
+    LESSON = "lesson"  # `referee teach --replay`: waiting for the teacher to make the step announced

@@ -50,6 +50,14 @@ class Watch:
         self.illegal_run = [*self.illegal_run, board][-frames:]
         return len(self.illegal_run) == frames and len(set(self.illegal_run)) == 1
 
+    def shift(self, seconds: float) -> None:
+        """The referee was paused for ``seconds`` (a rule look-up): its clocks stood still, so every wait
+        started that much later."""
+        if self.unclear_since is not None:
+            self.unclear_since += seconds
+        board, since = self.replay_board
+        self.replay_board = (board, since + seconds)
+
     def ask_now(self, t: float, after: float) -> bool:
         """True once, when the play has been unclear for ``after`` seconds: the table is asked then."""
         if self.unclear_since is None:

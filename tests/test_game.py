@@ -13,7 +13,7 @@ from referee.cube import CubeError
 from referee.events import Event, EventError, EventKind
 from referee.game import Game, GameError, Phase
 from referee.moves import Play, legal_plays
-from referee.rules_options import RuleOptions
+from referee.rules_options import MovesRule, RuleOptions
 from referee.scoring import GameResult, Outcome, classify
 
 LIGHT, DARK = Side.LIGHT, Side.DARK
@@ -369,8 +369,13 @@ def test_house_remedy_refuses_the_play_and_replays_the_same_numbers() -> None:
     assert "(corrected)" in game.history[-1].text
 
 
-def tournament() -> Game:
-    game = Game(RuleOptions(tournament_mode=True))
+def responsible(on: bool = True) -> RuleOptions:
+    """Tournament rules under Responsible Moves (the opponent may accept an illegal play), or the house's."""
+    return RuleOptions(tournament_mode=True, moves=MovesRule.RESPONSIBLE) if on else RuleOptions()
+
+
+def tournament(moves: MovesRule = MovesRule.RESPONSIBLE, monitor: bool = True) -> Game:
+    game = Game(RuleOptions(tournament_mode=True, moves=moves, monitor=monitor))
     game.opening_roll(3, 1)
     j = game.play(SIX_ONE)
     assert not j.legal and game.phase is Phase.ILLEGAL
@@ -404,6 +409,28 @@ def test_tournament_illegal_play_stands_when_the_opponent_doubles() -> None:
     events = game.offer_double()
     assert kinds(events) == [EventKind.ILLEGAL_STANDS, EventKind.DOUBLE]
     assert game.board == Board.from_position(SIX_ONE, LIGHT) and events[1].side is DARK
+
+
+def test_legal_moves_with_a_monitor_refuses_the_illegal_play_at_once() -> None:
+    game = Game(RuleOptions(tournament_mode=True))  # Legal Moves: the policy when none is named
+    game.opening_roll(3, 1)
+    assert not game.play(SIX_ONE).legal
+    assert game.phase is Phase.PLAY and game.pending_correction is not None and game.board == Board.start()
+
+
+def test_legal_moves_without_a_monitor_cannot_be_accepted_but_stands_once_the_opponent_rolls() -> None:
+    game = tournament(MovesRule.LEGAL, monitor=False)
+    assert "corrected if a player asks before dark rolls" in game.history[-1].text
+    with pytest.raises(GameError, match="under Legal Moves an illegal play cannot be accepted"):
+        game.accept_illegal()
+    assert kinds(game.roll(5, 2)) == [EventKind.ILLEGAL_STANDS, EventKind.ROLL]
+    assert game.board == Board.from_position(SIX_ONE, LIGHT)
+
+
+def test_legal_moves_without_a_monitor_is_corrected_when_asked() -> None:
+    game = tournament(MovesRule.LEGAL, monitor=False)
+    game.demand_correction()
+    assert game.phase is Phase.PLAY and game.board == Board.start() and game.dice == (3, 1)
 
 
 def test_tournament_opponent_demands_a_correction() -> None:
@@ -486,7 +513,7 @@ def test_journal_round_trip_replays_the_same_game() -> None:
 
 def test_journal_replays_corrections_and_a_game_in_progress() -> None:
     for mode in (False, True):
-        game = Game(RuleOptions(tournament_mode=mode))
+        game = Game(responsible(mode))
         game.opening_roll(3, 1)
         game.play(SIX_ONE)
         if mode:
@@ -494,7 +521,7 @@ def test_journal_replays_corrections_and_a_game_in_progress() -> None:
         else:
             game.play(by_text(game, "8/5 6/5"))
             game.roll(2, 2)
-        again = Game(RuleOptions(tournament_mode=mode))
+        again = Game(responsible(mode))
         again.replay([e.to_dict() for e in game.history])
         assert again.state == game.state and again.history == game.history
 
@@ -521,7 +548,7 @@ def test_status_words() -> None:
 
 
 def test_an_accepted_illegal_play_can_end_the_game() -> None:
-    game = Game(RuleOptions(tournament_mode=True), start=board({6: 1, 5: 1}, {6: 15}), first=LIGHT)
+    game = Game(responsible(), start=board({6: 1, 5: 1}, {6: 15}), first=LIGHT)
     game.roll(2, 1)  # 2-1 cannot bear off checkers from the 6- and 5-points
     assert not game.play(board({}, {6: 15})).legal
     events = game.accept_illegal()
@@ -555,7 +582,7 @@ def test_random_games_with_illegal_plays_and_take_backs() -> None:
     rng = random.Random(99)
     seen: list[EventKind] = []
     for n in range(24):
-        game = Game(RuleOptions(tournament_mode=n % 2 == 1))
+        game = Game(responsible(n % 2 == 1))
         while game.phase is Phase.OPENING:
             game.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
         while not game.over:
@@ -581,7 +608,7 @@ def test_random_games_with_illegal_plays_and_take_backs() -> None:
                 before = (game.board, game.on_roll, game.dice)
                 assert not game.play(rng.choice(wrong)).legal
                 assert (game.board, game.on_roll, game.dice) == before  # nothing applied yet
-                assert (game.phase is Phase.ILLEGAL) == game.options.tournament_mode
+                assert (game.phase is Phase.ILLEGAL) == game.options.pends_illegal
                 continue
             state = game.state
             game.play(rng.choice(plays))

@@ -19,7 +19,17 @@ from hardware.gpio_signals import GpioSignals, SignalsUnavailable
 from hardware.signals import DEFAULT_PATTERNS, Blink, Button, Pattern, Signal
 
 GREEN, AMBER, RED, LIGHT, DARK, BUZZER = 17, 27, 22, 5, 6, 18
-BUTTON_PINS = {Button.DOUBLE: 23, Button.TAKE: 24, Button.DROP: 25, Button.ACCEPT: 12, Button.NEW_GAME: 16}
+BUTTON_PINS = {
+    Button.DOUBLE: 23,
+    Button.TAKE: 24,
+    Button.DROP: 25,
+    Button.ACCEPT: 12,
+    Button.NEW_GAME: 16,
+    Button.HINT: 20,
+    Button.VOID: 21,
+    Button.PAUSE: 7,
+    Button.CHECK: 8,
+}
 R, G, B = 13, 19, 26  # RGB LED
 
 HOUR = 3600.0

@@ -24,6 +24,9 @@ RULES = {
     "referee.match",
     "referee.narration",
     "referee.notation",
+    "referee.variations",
+    "referee.coaching",
+    "referee.steps",
 }
 # the session and what it is made of: the rules, what vision reports (plain values) and the table's
 # signal and button vocabulary; never a camera, a pin, OpenCV or numpy
@@ -40,6 +43,9 @@ SESSION = RULES | {
     "referee.session",
     "referee.journal",
     "referee.export",
+    "referee.house",
+    "referee.monitor",
+    "referee.lesson",
 }
 # (module prefix, project modules it may import); the first prefix that matches a module applies
 MAY_IMPORT: list[tuple[str, set[str]]] = [

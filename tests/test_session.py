@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from test_session_fixtures import O, Table, after, die, moved, signals
 
@@ -10,14 +11,14 @@ from bgboard.layout import Board, Half, Orientation, Row, Side
 from bgboard.position import Position
 from hardware.signals import Signal
 from referee.journal import Journal
-from referee.rules_options import RuleOptions
+from referee.rules_options import MovesRule, RuleOptions
 from referee.session import Session, SessionOptions, Stage
 from vision.reading import DieReading
 
 START = Board.start()
 
 
-def table(**rules: bool) -> Table:
+def table(**rules: Any) -> Table:
     return Table(Session(SessionOptions(O, RuleOptions(**rules)), Journal(":memory:")))
 
 
@@ -333,8 +334,8 @@ def test_bear_off_to_a_gammon_scores_and_waits_for_setup() -> None:
     assert t.session.game_number == 2
 
 
-def test_tournament_mode_accept_makes_the_play_stand() -> None:
-    t = table(tournament_mode=True)
+def test_responsible_moves_accept_makes_the_play_stand() -> None:
+    t = table(tournament_mode=True, moves=MovesRule.RESPONSIBLE)
     opened(t)
     illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     said = t.see(illegal, frames=3)
@@ -344,8 +345,8 @@ def test_tournament_mode_accept_makes_the_play_stand() -> None:
     assert signals(said) == ["READY"]
 
 
-def test_tournament_mode_next_roll_makes_the_play_stand() -> None:
-    t = table(tournament_mode=True)
+def test_responsible_moves_next_roll_makes_the_play_stand() -> None:
+    t = table(tournament_mode=True, moves=MovesRule.RESPONSIBLE)
     opened(t)
     illegal = moved(START, Side.LIGHT, "13/9 8/7")  # 13/9 needs two steps of a 3-1: not legal
     t.see(illegal, frames=3)

@@ -18,6 +18,7 @@ import sys
 COMMANDS = [
     "demo",
     "run",
+    "teach",
     "legal",
     "capture",
     "calibrate",

@@ -3,8 +3,11 @@
 Frames are rendered by the renderer, read by the calibrated board and dice readers, judged by the
 session, and shown with the console stand-in for the table's lights and buzzer. No camera, no GPIO.
 The virtual players wait for the referee's light and press the console's buttons as players would.
+``--variant`` plays the same game as a house variation or tournament policy, or as a lesson
+(:mod:`synthetic.variant_games`): ``pairs``, ``coaching``, ``monitor``, ``teach``.
 
     $ referee demo --save-frames demo-frames --video demo.mp4
+    $ referee demo --variant teach
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from hardware.signals import Button, Signal
 from referee.cli import CommandError
 from referee.cli.with_console import PIN_VARIABLE, add_console_argument, at_table_speed, start_console
+from referee.rules_options import RuleOptions
+from referee.variations import TableSetup, Variation
 
 if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs, not for `referee legal`
     from collections.abc import Iterator, Sequence
@@ -28,12 +33,37 @@ if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs,
     from hardware.console_signals import ConsoleSignals
     from hardware.frames import Frame
     from referee.console.address import ConsoleAddress
+    from referee.lesson import Lesson
     from referee.loop import FrameLoop
     from referee.session import Observation, Say, Session
     from synthetic.table import Shot, VirtualTable
 
 DEMO_RULES = {"cubeless": True}  # the three-point house match
 WAIT_FRAMES = 30  # how long the virtual players wait for an expected signal (3 s at 10 fps)
+VARIANTS = ("pairs", "coaching", "teach", "monitor")
+PAIRS = TableSetup(Variation.PAIRS, ("Ann", "Bo"), ("Cy", "Di"))
+LESSON_TO = 4  # the teaching demo replays the demo game's first plays ...
+LESSON_POSITION = 5  # ... then sets up the position before this play, its roll given
+
+
+@dataclass
+class Part:
+    """Shots of the virtual table; the buttons pressed on the first frame of some (by shot index); the
+    lesson the session starts the part with (NEW_GAME pressed first when it is not the first part)."""
+
+    shots: list[Shot]
+    cues: dict[int, Button] = field(default_factory=dict)
+    lesson: Lesson | None = None
+
+
+@dataclass
+class Plan:
+    """What the demo plays: the table's rules and players, and the parts."""
+
+    parts: list[Part]
+    rules: RuleOptions = field(default_factory=lambda: RuleOptions.from_mapping(DEMO_RULES))
+    match_length: int | None = 3
+    table: TableSetup = field(default_factory=TableSetup)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -60,6 +90,13 @@ def add_parser(subparsers: Any) -> None:
         "--video", type=Path, metavar="FILE", help="save the annotated frames as a video (.mp4 or .avi)"
     )
     p.add_argument("--turns", type=int, default=None, help="stop the scripted game after this many turns")
+    p.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        help="pairs: two pairs, the movers named and swapped; coaching: hints on HINT, practice; "
+        "monitor: a tournament without a monitor, the illegal play told when asked; teach: a recorded "
+        "game replayed on the board, then a position set up",
+    )
     add_console_argument(
         p,
         more=f"; the game is then played at table speed and served until Ctrl-C (the PIN for actions: the "
@@ -90,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
     record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
     if record.exists():
         raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
-    from synthetic.demo_game import demo_game
-
+    if args.variant == "teach" and args.turns is not None:
+        raise CommandError("--turns cuts a scripted game short; the teaching demo is a lesson of its own")
     pin = os.environ.get(PIN_VARIABLE) or None
     if pin is not None:
         from referee.console.guard import PinError, check_pin
@@ -102,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{PIN_VARIABLE}: {e}") from None
     result = run_demo(
         record,
-        shots=demo_game(turns=args.turns),
+        plan=plan(args.variant, args.turns),
         save_frames=args.save_frames,
         video=args.video,
         mat=args.mat,
@@ -112,10 +149,51 @@ def run(args: argparse.Namespace) -> int:
     return 0 if not result.missed else 1
 
 
+def plan(variant: str | None, turns: int | None = None) -> Plan:
+    """What ``referee demo --variant`` plays (the plain demo for None)."""
+    from synthetic import variant_games
+    from synthetic.demo_game import demo_game
+
+    if variant is None:
+        return Plan([Part(demo_game(turns=turns))])
+    if variant == "pairs":
+        return Plan([Part(demo_game(turns=turns))], match_length=None, table=PAIRS)
+    if variant in ("coaching", "monitor"):
+        script = getattr(variant_games, f"{variant}_game")(turns=turns)
+        if variant == "coaching":
+            return Plan(
+                [Part(script.shots, script.cues)], match_length=None, table=TableSetup(Variation.COACHING)
+            )
+        rules = RuleOptions.from_mapping({**DEMO_RULES, "tournament_mode": True, "monitor": False})
+        return Plan([Part(script.shots, script.cues)], rules=rules)
+    return teach_plan()
+
+
+def teach_plan() -> Plan:
+    """The demo game's first plays replayed as a lesson, then a position of it set up with its roll."""
+    from bgboard.layout import Board
+    from referee.lesson import Replay, SetPosition
+    from referee.steps import excerpt, position_at, steps
+    from synthetic import variant_games
+    from synthetic.players import choose
+
+    record = variant_games.demo_record()
+    replay = Replay(excerpt(steps(record, 1), 1, LESSON_TO), "the demo's game, its first plays")
+    step = position_at(record, 1, LESSON_POSITION)
+    assert step.mover is not None and step.dice is not None
+    position = SetPosition(step.before, step.mover, step.dice)
+    played = choose(step.before, step.mover, step.dice)
+    after = Board.from_position(played.result, step.mover)
+    shots = variant_games.position_shots(step.before, after, step.mover)
+    parts = [Part(variant_games.lesson_shots(replay.steps), lesson=replay), Part(shots, lesson=position)]
+    return Plan(parts, match_length=None, table=TableSetup(Variation.LESSON))
+
+
 def run_demo(
     record: Path,
     *,
     shots: list[Shot] | None = None,
+    plan: Plan | None = None,
     out: TextIO | None = None,
     save_frames: Path | None = None,
     video: Path | None = None,
@@ -126,7 +204,8 @@ def run_demo(
     table_speed: bool | None = None,
     serve_after: bool = True,
 ) -> DemoResult:
-    """Plays ``shots`` (the scripted demo game by default) and returns what the referee did.
+    """Plays ``plan`` (or only ``shots`` with the demo's rules; the scripted demo game by default) and
+    returns what the referee did.
 
     With ``console``, the game is served there and played at table speed (``table_speed``, which
     defaults to whether a console is served); once it is over the console keeps serving until Ctrl-C,
@@ -136,7 +215,6 @@ def run_demo(
     from hardware.console_signals import ConsoleSignals
     from referee.journal import Journal
     from referee.loop import FrameLoop, Pipeline
-    from referee.rules_options import RuleOptions
     from referee.session import Session, SessionOptions
     from synthetic.demo_game import demo_game
     from synthetic.table import VirtualTable
@@ -156,8 +234,10 @@ def run_demo(
         print(f"  calibration note: {note}", file=out)
     result = DemoResult(record=record)
     journal = Journal(record)
+    plan = plan or Plan([Part(shots if shots is not None else demo_game())])
+    length, rules = plan.table.settle(plan.match_length, plan.rules)
     options = SessionOptions(
-        profile.orientation, RuleOptions.from_mapping(DEMO_RULES), match_length=3, unclear_after=0.5
+        profile.orientation, rules, match_length=length, unclear_after=0.5, table=plan.table
     )
     session = Session(options, journal)
     signals = ConsoleSignals(out)
@@ -166,16 +246,22 @@ def run_demo(
         signals.on_button(writer.pressed)
     players = _Players(session, signals, out)
     loop = FrameLoop(Pipeline(BoardReader(profile)), session, signals, out=out, players=players)
-    shown = shots if shots is not None else demo_game()
-    frames: Iterator[Frame] = _frames(table, shown, loop, players, result, writer, out)
     served = None
     if console is not None:
         warp = loop.pipeline.reader.rectifier.warp
         served = start_console(console, loop, pin=pin, record=record, warp=warp, out=out)
-    if table_speed or (table_speed is None and console is not None):
-        frames = at_table_speed(frames)
     try:
-        loop.run(frames)
+        for number, part in enumerate(plan.parts):
+            if part.lesson is not None:
+                if number:
+                    signals.press(Button.NEW_GAME)  # a new lesson at the same table
+                session.lesson = part.lesson
+                print(f"-- the lesson: {part.lesson.instructions()}", file=out)
+            players.cues = part.cues
+            frames: Iterator[Frame] = _frames(table, part.shots, loop, players, result, writer, out)
+            if table_speed or (table_speed is None and console is not None):
+                frames = at_table_speed(frames)
+            loop.run(frames)
         if writer:
             writer.close()
         _write_mat(journal, session, mat or record.with_suffix(".mat"), result, out)
@@ -204,22 +290,6 @@ def run_demo(
     return result
 
 
-def _serve_until_interrupted(served: Any, out: TextIO) -> None:
-    """After the game: the console goes on serving the record until Ctrl-C (SIGINT) ends the demo."""
-    import threading
-
-    try:
-        served.hub.end()
-        print(
-            f"the game is over; the console keeps serving at {served.url}: Ctrl-C to stop",
-            file=out,
-            flush=True,
-        )
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
-
-
 class _Players:
     """The demo's players, through the loop's hook: when the referee asks about the play they made, they
     confirm it with the table's ACCEPT button (handed to the referee with the next frame)."""
@@ -231,9 +301,15 @@ class _Players:
         self.shot: Shot | None = None
         self.settled = False  # the last frame was read (the board was still)
         self.confirmed = 0
+        self.cues: dict[int, Button] = {}  # by shot index: pressed on the shot's first frame
+        self.cue: Button | None = None
 
     def after(self, frame: Frame, observation: Observation, says: Sequence[Say]) -> Sequence[Button]:
         self.settled = observation.reading is not None
+        if self.cue is not None:
+            print(f"-- the players press {self.cue.name}", file=self.out)
+            self.signals.press(self.cue)
+            self.cue = None
         if (
             self.shot is not None
             and self.session.question is not None
@@ -256,12 +332,13 @@ def _frames(
 ) -> Iterator[Frame]:
     """The frames of the shots, each shot kept on the table until the signal it expects (players wait for
     the referee's light; once the referee is out of step with the script, waiting is of no use)."""
-    index = 0
+    index = result.frames  # a later part goes on where the last ended
     misses_in_a_row = 0
     for shot_index, shot in enumerate(shots):
         if shot.caption:
             print(f"-- {shot.caption}", file=out, flush=True)
         players.shot = shot
+        players.cue = players.cues.get(shot_index)
         seen = False
         k = 0
         wait = WAIT_FRAMES if misses_in_a_row < 2 else 0
@@ -286,6 +363,22 @@ def _frames(
         elif shot.expect:
             misses_in_a_row = 0
     result.confirmed = players.confirmed
+
+
+def _serve_until_interrupted(served: Any, out: TextIO) -> None:
+    """After the game: the console goes on serving the record until Ctrl-C (SIGINT) ends the demo."""
+    import threading
+
+    try:
+        served.hub.end()
+        print(
+            f"the game is over; the console keeps serving at {served.url}: Ctrl-C to stop",
+            file=out,
+            flush=True,
+        )
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
 
 
 def _write_mat(journal: Any, session: Session, path: Path, result: DemoResult, out: TextIO) -> None:

@@ -37,17 +37,22 @@ def run(args: argparse.Namespace) -> int:
             games = journal.games()
             if not games:
                 print("no games recorded yet")
+            matches = {m.id: m for m in journal.matches()}
             for g in games:
                 started = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
+                match = matches[g.match_id]
+                names = {"light": match.light_name, "dark": match.dark_name}
                 if g.winner:
                     how = "drop" if g.resigned else KINDS.get(g.kind or 1, "?")
-                    result = f"{g.winner} wins {g.points} ({how}, cube {g.cube})"
+                    who = g.winner if names[g.winner] == g.winner else f"{g.winner} ({names[g.winner]})"
+                    result = f"{who} wins {g.points} ({how}, cube {g.cube})"
                 else:
-                    result = "in progress"
+                    result = "void: no points" if g.void else "in progress"
                 crawford = " Crawford" if g.crawford else ""
+                practice = f"  practice ({match.variation})" if match.practice else ""
                 print(
                     f"game {g.id:>4}  match {g.match_id:>3}  {started}  "
-                    f"score {g.score_light}-{g.score_dark}{crawford}  {result}"
+                    f"score {g.score_light}-{g.score_dark}{crawford}  {result}{practice}"
                 )
     except JournalError as e:
         raise CommandError(str(e)) from None

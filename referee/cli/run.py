@@ -20,7 +20,8 @@ def add_parser(subparsers: Any) -> None:
         "run",
         help="referee a table live from the camera (or a recording) named in a config file",
         description="Watches the frame source of the config, judges every play, signals the table and "
-        "keeps the record. Keys on the console: d=double t=take p=drop a=accept n=new game (then Enter).",
+        "keeps the record. Keys on the console: d=double t=take p=drop a=accept n=new game h=hint v=void "
+        "w=wait (a rule look-up) c=check the last play (then Enter).",
     )
     p.add_argument("--config", type=Path, required=True, help="TOML config (see examples/referee.toml)")
     p.add_argument("--no-keys", action="store_true", help="do not read button keys from the console")
@@ -55,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         match_length=config.match_length,
         dice_frames=config.dice_frames,
         unclear_after=config.unclear_after,
+        table=config.table,
     )
     session = Session.resume(options, journal)
     if session.game is not None:
