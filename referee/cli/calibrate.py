@@ -53,15 +53,13 @@ def add_parser(sub: Any) -> None:
 
 
 def load_image(path: str) -> np.ndarray:
-    """A colour frame from a file, or CommandError saying why not."""
-    import cv2
+    """A whole colour frame from a file, or CommandError saying why not (a cut-off JPEG is refused)."""
+    from hardware.image_file import ImageFileError, read_image
 
-    if not Path(path).is_file():
-        raise CommandError(f"no such image: {path}")
-    frame = cv2.imread(path, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise CommandError(f"cannot read {path} as an image (JPEG, PNG ...): is the file complete?")
-    return frame
+    try:
+        return read_image(path)
+    except ImageFileError as e:
+        raise CommandError(str(e)) from None
 
 
 def load_layout(path: str) -> ImageLayout:
