@@ -31,6 +31,7 @@ from referee.session import Observation, Say, Session
 from vision.reading import BoardReading
 
 SETTLE_FRAMES = 2  # still frames before the board counts as settled (0.2 s at 10 fps)
+EVIDENCE_QUALITY = 90  # JPEG quality of evidence frames: every checker's edge and a die's pips stay sharp
 BUTTONS_FILE = "buttons.txt"  # in a recorded folder: "<seconds> <BUTTON>" per press, replayed with it
 
 
@@ -96,11 +97,13 @@ class Pipeline:
         return Observation(frame.timestamp, reading, lambda: self.evidence(image), frame.index)
 
     def evidence(self, image: np.ndarray) -> bytes | None:
-        """The rectified frame as PNG: what the referee looked at when it called the play."""
+        """The rectified frame as JPEG: what the referee looked at when it called the play (a photograph
+        for people settling a dispute, so lossless PNG would only fill the record)."""
         import cv2
 
-        ok, png = cv2.imencode(".png", self.reader.rectifier.warp(image))
-        return png.tobytes() if ok else None
+        warped = self.reader.rectifier.warp(image)
+        ok, jpeg = cv2.imencode(".jpg", warped, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
+        return jpeg.tobytes() if ok else None
 
 
 class FrameLoop:
