@@ -33,6 +33,7 @@ from referee.journal import Entry, Journal
 from referee.match import Match
 from referee.moves import Play
 from referee.observe import Difference, Explainer, Explanation, Verdict, differences, shows
+from referee.recheck import Recheck
 from referee.throws import CallKind, Dice, ThrowWatch
 from referee.turns import Observation, Say, SessionOptions, Stage
 from referee.watch import TakeDice, Watch
@@ -64,6 +65,7 @@ class Session:
         self.call: throws.Call | None = None  # the session's last call on a throw
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
+        self.recheck: Recheck | None = None  # after a restart: the board must fit the record first
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
 
     @classmethod
@@ -73,6 +75,7 @@ class Session:
         state = journal.load_state()
         if state:
             resume.restore(session, state)
+            session.recheck = Recheck() if session.game is not None else None
         return session
 
     def _new_match(self) -> Match:
@@ -132,6 +135,11 @@ class Session:
         if obs.reading is None:
             self.throws.moving()
             return []
+        if self.recheck is not None:
+            held = self.recheck.check(self, obs)
+            if held is not None:
+                return held
+            self.recheck = None
         handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
             Stage.OVER: self._setup,
@@ -143,9 +151,26 @@ class Session:
             Stage.RESTORE: self._restore,
             Stage.REPLAY: self._replay,
             Stage.ACCEPT: self._accept_wait,
-            Stage.MATCH_OVER: self._buttons_only,
+            Stage.MATCH_OVER: self._next_match,
         }
         return handler[self.stage](obs)
+
+    def _next_match(self, obs: Observation) -> list[Say]:
+        """After a match, the next starting position set up starts the next match (unless the table
+        wants NEW_GAME pressed for that)."""
+        if not self.options.next_match_on_start:
+            return []
+        reading = obs.reading
+        assert reading is not None
+        start = Board.start()
+        if (
+            reading.dice
+            or reading.occluded
+            or not shows(reading, self.options.orientation, start, exact=False)
+        ):
+            return []
+        self._new_game_button()
+        return self._start_game(obs.t)
 
     def _buttons_only(self, obs: Observation) -> list[Say]:
         """A stage only a button ends (take or drop; a new match)."""

@@ -52,6 +52,8 @@ class SessionOptions:
     ``replay_wait``: after a correction, seconds an illegal-looking board must stay before it is called.
     ``match_length``: None for money play; the house match is ``match_length=3`` with ``cubeless`` rules.
     ``die_tolerance``: pixels; a die that moved less than this has not been thrown again.
+    ``next_match_on_start``: after a match, the next starting position starts the next match (False:
+    only the NEW_GAME button does).
     """
 
     orientation: Orientation
@@ -62,6 +64,7 @@ class SessionOptions:
     unclear_after: float = 2.0
     replay_wait: float = 3.0
     die_tolerance: float = 12.0
+    next_match_on_start: bool = True
 
 
 class Stage(Enum):

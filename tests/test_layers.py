@@ -36,6 +36,8 @@ SESSION = RULES | {
     "referee.turns",
     "referee.buttons",
     "referee.resume",
+    "referee.recheck",
+    "referee.quiet",
     "referee.session",
     "referee.journal",
     "referee.export",
