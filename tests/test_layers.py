@@ -50,6 +50,8 @@ MAY_IMPORT: list[tuple[str, set[str]]] = [
     ("calibration", {"bgboard", "vision", "calibration"}),
     ("synthetic", RULES | {"synthetic", "hardware.frames", "hardware.signals"}),
     ("referee.loop", PROJECT - {"bench", "tools", "tests"}),
+    ("referee.feed", PROJECT - {"bench", "tools", "tests"}),
+    ("referee.service", PROJECT - {"bench", "tools", "tests"}),
     ("referee.cli", PROJECT - {"bench", "tools", "tests"}),
     ("referee.config", RULES | {"referee.config", "hardware.config"}),
     ("referee.notation", RULES),
