@@ -286,3 +286,64 @@ def test_the_bar_ends_where_its_colour_does_not_where_the_columns_stop_changing(
     lab[:, 142:148, :] = 200
     lab[:, 160] = 120  # a seam down the bar's middle
     assert find_bar(lab) == (148.0, 172.0)
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err, err
+    assert all(word in lines[0] for word in words), lines[0]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def start_frame(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """The demo's start frame as a JPEG, and its field corners as `--corners` takes them."""
+    import cv2
+
+    from synthetic.table import VirtualTable
+
+    shot = VirtualTable(seed=0).calibration_frame()
+    path = tmp_path_factory.mktemp("start") / "start.jpg"
+    cv2.imwrite(str(path), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return path, " ".join(f"{x:.0f},{y:.0f}" for x, y in shot.field_quad)
+
+
+def calibrate_refused(
+    capsys: pytest.CaptureFixture[str], argv: list[str], profile: Path, *words: str
+) -> None:
+    before = profile.read_bytes()
+    assert main(["calibrate", *argv, "-o", str(profile)]) == 2
+    one_line_error(capsys, *words)
+    assert profile.read_bytes() == before  # a refused calibration never replaces a profile
+
+
+def test_calibration_told_the_wrong_position_is_refused(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    boards = shared_data / "real-boards"
+    labels = {e["image"]: e for e in json.loads((boards / "labels.json").read_text())}
+    profile = tmp_path / "board.profile"
+    profile.write_text("the working profile")
+    wrong = tmp_path / "other.json"
+    wrong.write_text(json.dumps({k: labels["test10.jpg"][k] for k in ("top", "bottom", "bar")}))
+    corners = " ".join(f"{x},{y}" for x, y in labels["frame0.jpg"]["board_quad"])
+    argv = [str(boards / "frame0.jpg"), "--corners", corners, "--known", str(wrong)]
+    calibrate_refused(capsys, argv, profile, "calibration refused", "--force")
+
+
+def test_calibration_with_mirrored_corners_or_a_contradicted_orientation_is_refused(
+    start_frame: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image, corners = start_frame
+    profile = tmp_path / "board.profile"
+    profile.write_text("the working profile")
+    tl, tr, br, bl = corners.split()
+    mirrored = " ".join((tr, tl, bl, br))
+    calibrate_refused(capsys, [str(image), "--start", "--corners", mirrored], profile, "wrong way")
+    argv = [str(image), "--start", "--corners", corners, "--orientation", "top-left"]
+    calibrate_refused(capsys, argv, profile, "contradicts the starting position")
+    assert main(["calibrate", *argv, "--force", "-o", str(profile)]) == 0
+    from vision.profile import Profile
+
+    assert Profile.load(profile).orientation.value == "top-left"  # --force: as the user said
