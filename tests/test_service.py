@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -270,7 +271,11 @@ def test_sigterm_stops_cleanly_record_closed_lights_off(
     assert not Path(f"{record}-wal").exists()  # closed: the write-ahead log folded back in
     with Journal.reader(record) as journal:
         kinds = [e.kind for e in journal.events(journal.games()[0].id)]
-    assert kinds[:2] == ["setup", "reroll"]
+    # a live camera's frames are dropped while the reader is busy, so how far the game got depends on
+    # the machine's load; that it began, and that the record reads whole, does not
+    assert kinds[0] == "setup"
+    check = sqlite3.connect(f"file:{record}?mode=ro", uri=True).execute("PRAGMA quick_check").fetchone()
+    assert check == ("ok",)
     # the lock went with the process's hold on it: the next start takes the record at once
     assert main(["history", str(record)]) == 0
 
