@@ -235,7 +235,6 @@ class Journal:
     def __init__(self, path: str | Path, *, limit_bytes: int | None = None, readonly: bool = False) -> None:
         self.path = str(path)
         self.limit_bytes = limit_bytes
-        self.readonly = readonly
         self._pruning_warned = False  # the bound could not be kept: said once
         self.written = 0  # transactions committed since opening (a failing disk shows as none)
         try:

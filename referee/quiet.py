@@ -17,6 +17,8 @@ from hardware.signals import Signal
 from referee.turns import Observation, Say, Stage
 
 QUIET_AFTER = 5.0  # seconds of nothing said before the referee says what it waits for
+# seconds of a board never still before "hands off": a player may think a while with a hand over it
+RESTLESS_AFTER = 20.0
 
 MOVED = (
     "this does not look like the calibrated board: has the camera moved? Put it back where it was, "
@@ -30,9 +32,12 @@ SETUP_STAGES = (Stage.SETUP, Stage.OVER)
 class Quiet:
     """What to say when the table has heard nothing for ``after`` seconds (see the module doc)."""
 
-    def __init__(self, stage: Callable[[], Stage], after: float = QUIET_AFTER) -> None:
+    def __init__(
+        self, stage: Callable[[], Stage], after: float = QUIET_AFTER, restless_after: float = RESTLESS_AFTER
+    ) -> None:
         self.stage = stage
         self.after_seconds = after
+        self.restless_after = restless_after
         self._since: float | None = None
         self._told: str | None = None
         self._settled = False  # a settled frame was seen since the clock started
@@ -46,17 +51,17 @@ class Quiet:
             self._settled = True
         if t - self._since < self.after_seconds:
             return []
-        why = self._why(moved)
+        why = self._why(moved, t - self._since)
         if why is None or why == self._told:
             return []
         self._told = why
         return [Say(Signal.CANNOT_SEE, why)]
 
-    def _why(self, moved: bool) -> str | None:
+    def _why(self, moved: bool, quiet_for: float) -> str | None:
         if moved:
             return MOVED
         if not self._settled:
-            return RESTLESS
+            return RESTLESS if quiet_for >= self.restless_after else None
         if self.stage() in SETUP_STAGES:
             return SET_UP
         return None

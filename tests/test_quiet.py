@@ -39,13 +39,15 @@ def settled(t: float = 0.0) -> Observation:
 def test_a_quiet_table_is_told_what_the_referee_waits_for(
     stage: Stage, frame: Observation | None, moved_: bool, expected: list[str]
 ) -> None:
-    quiet = Quiet(lambda: stage, after=2.0)
+    quiet = Quiet(lambda: stage, after=2.0, restless_after=4.0)
     frames = [(frame, moved_)] * 60  # six seconds of it
-    assert quiet_run(quiet, frames) == expected  # once, after two seconds
-    quiet = Quiet(lambda: stage, after=2.0)
+    assert quiet_run(quiet, frames) == expected  # once
+    quiet = Quiet(lambda: stage, after=2.0, restless_after=4.0)
     assert quiet_run(quiet, [(frame, moved_)] * 15) == []  # not yet
-    quiet = Quiet(lambda: stage, after=2.0)
+    quiet = Quiet(lambda: stage, after=2.0, restless_after=4.0)
     assert quiet_run(quiet, [(frame, moved_)] * 30, said_at=10) == []  # the session spoke: clock again
+    if expected == [RESTLESS]:  # a board never still waits longer than the rest before it is told
+        assert quiet_run(Quiet(lambda: stage, after=2.0, restless_after=4.0), [(frame, moved_)] * 35) == []
 
 
 def test_the_field_edges_tell_a_moved_camera_on_real_photographs(shared_data: Path) -> None:

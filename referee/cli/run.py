@@ -184,5 +184,6 @@ def _referee(
         source.close()
         signals.close()  # lights off, buzzer silent
     dropped = f", {feed.dropped} dropped while reading" if feed.dropped else ""
-    print(f"{n} frames{dropped}{stopped}; {loop.session.status()}; record: {config.record}", flush=True)
+    lost = f", the camera lost {service.outages} time(s)" if service.outages else ""
+    print(f"{n} frames{dropped}{lost}{stopped}; {loop.session.status()}; record: {config.record}", flush=True)
     return 0
