@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-ALL = ["rules", "notation", "game", "render", "boards", "dice", "e2e"]
+ALL = ["rules", "notation", "game", "render", "boards", "dice", "e2e", "soak"]
 
 
 def main(names: list[str]) -> int:
