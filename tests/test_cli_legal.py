@@ -78,7 +78,7 @@ def test_console_command_is_installed():
     assert r.returncode == 0 and "13/11 6/5" in r.stdout
 
 
-@pytest.mark.parametrize("command", ["history", "legal"])
+@pytest.mark.parametrize("command", ["history", "dice", "legal"])
 def test_piping_into_head_is_no_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str) -> None:
     """The reader of the pipe goes away (`| head -1`): no BrokenPipeError, exit as SIGPIPE would."""
     read_end, write_end = os.pipe()
@@ -92,6 +92,13 @@ def test_piping_into_head_is_no_error(tmp_path: Path, monkeypatch: pytest.Monkey
             line = json.dumps({"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]})
             monkeypatch.setattr(sys, "stdin", io.StringIO((line + "\n") * 200))
             argv = ["legal", "--batch"]
+        elif command == "dice":
+            import cv2
+            import numpy as np
+
+            image = tmp_path / "table.png"
+            cv2.imwrite(str(image), np.full((240, 320, 3), 128, np.uint8))
+            argv = ["dice", str(image), "--json"]
         else:
             from test_session_cli import finished_record
 
