@@ -247,7 +247,9 @@ def last_position(record: Path) -> tuple[str | None, str | None]:
         games = journal.games()
         if not games:
             return None, None
-        events = [e for e in journal.events(games[-1].id) if e.position_id]
+        # an illegal play's event holds the board it saw, which the table must put back: the session
+        # stands on the position before the roll, which the event before it holds
+        events = [e for e in journal.events(games[-1].id) if e.position_id and e.kind != "illegal"]
         recorded = events[-1].position_id if events else None
         orientation = Profile.load(record.parent / "profile.json").orientation
         options = SessionOptions(orientation, RuleOptions(cubeless=True), match_length=3)
@@ -312,10 +314,11 @@ def kills(frames: Path, profile: Path, work: Path, n: int, seed: int) -> Kills:
             after = events_of(record)
         out.events_before_kill += len(before)
         out.events_kept += sum(1 for a, b in zip(before, after, strict=False) if a == b)
-        out.finished_like_uninterrupted += game_verdicts(record)[-1:] == expected[-1:]
+        finished = game_verdicts(record)[-1:] == expected[-1:]
+        out.finished_like_uninterrupted += finished
         print(
             f"  kill {k + 1}/{n} at {wait:.1f} s: {len(before)} events, resumed at the recorded position: "
-            f"{recorded == resumed}",
+            f"{recorded == resumed}, finished with the uninterrupted run's verdicts: {finished}",
             flush=True,
         )
     return out
