@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-ALL = ["rules", "notation", "game", "render", "boards", "dice", "semireal", "console", "e2e", "teach"]
+ALL = ["rules", "notation", "game", "render", "boards", "dice", "semireal", "console", "e2e", "teach", "soak"]
 
 
 def main(names: list[str]) -> int:

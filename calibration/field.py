@@ -15,7 +15,7 @@ import re
 import cv2
 import numpy as np
 
-from vision.rectify import check_corners
+from vision.rectify import check_corners, quad_aspect
 
 MARKER_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)  # tl, tr, br, bl
@@ -68,26 +68,109 @@ def find_markers(frame: np.ndarray) -> list[tuple[float, float]] | None:
         return None
 
 
-def find_outline(frame: np.ndarray, min_fraction: float = 0.15) -> list[tuple[float, float]] | None:
-    """The largest convex quadrilateral outline covering at least ``min_fraction`` of the frame."""
+# what the playing field looks like from overhead, as the outline finder checks a candidate
+FIELD_ASPECT = (0.85, 1.5)  # width over height of 24 points and the bar (trays and frame excluded)
+MIN_FRACTION = 0.15  # of the frame: a field smaller than this is too small to read anyway
+END_TEXTURE = 0.7  # its outermost columns vary along their length at least this much of the median column
+BAR_OFF_CENTRE = 0.02  # of the width: where the bar's middle may lie from the field's (rendered: 0.003)
+CANNY = ((40, 120), (20, 60), (80, 200))  # edge thresholds tried: light boards, dark boards, strong edges
+
+
+def _quads(gray: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Every convex four-sided outline (top-left first) in the frame's edges at a few thresholds."""
+    found: list[np.ndarray] = []
+    for lo, hi in CANNY:
+        edges = cv2.dilate(cv2.Canny(gray, lo, hi), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            hull = cv2.convexHull(c)
+            area = cv2.contourArea(hull)
+            if area < min_area or area > 0.98 * gray.size:
+                continue
+            approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
+            if len(approx) == 4:
+                q = order_corners(approx)
+                if not any(np.abs(q - other).max() < 8 for other in found):
+                    found.append(q)
+    return found
+
+
+def _halves(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Two outlines side by side of one height and size (the field's halves, the bar between them),
+    joined into the field they make."""
+    joined = []
+    for a in quads:
+        for b in quads:
+            height, width = a[3][1] - a[0][1], a[1][0] - a[0][0]
+            beside = a[1][0] < b[0][0] + 0.02 * width and b[0][0] - a[1][0] < 0.3 * width
+            alike = (
+                abs(height - (b[3][1] - b[0][1])) < 0.15 * height and abs(a[0][1] - b[0][1]) < 0.1 * height
+            )
+            if beside and alike and 0.7 < cv2.contourArea(a) / cv2.contourArea(b) < 1.4:
+                joined.append(np.array([a[0], b[1], b[2], a[3]], np.float32))
+    return joined
+
+
+def _looks_like_field(frame: np.ndarray, quad: np.ndarray, width: int = 320) -> bool:
+    """Rectified, a field has its bar in the middle and points at both ends: its outermost columns vary
+    along their length (they cross a point's triangle) as much as its median column, where a tray or
+    the board's frame is plain."""
+    from vision.geometry import find_bar
+    from vision.rectify import Rectifier
+
+    corners = [(float(x), float(y)) for x, y in quad]
+    height = round(width / min(1.8, max(0.6, quad_aspect(corners))))
+    canonical = Rectifier(corners, width, height, 0).warp(frame)
+    lab = cv2.cvtColor(canonical, cv2.COLOR_BGR2LAB)
+    spread = lab[..., 0].astype(np.float32).std(axis=0)
+    end = max(3, width // 20)
+    texture = min(spread[:end].mean(), spread[-end:].mean()) / max(float(np.median(spread)), 1e-6)
+    x0, x1 = find_bar(lab)
+    return bool(texture >= END_TEXTURE and abs((x0 + x1) / 2 - width / 2) <= BAR_OFF_CENTRE * width)
+
+
+def _edge_support(edges: np.ndarray, quad: np.ndarray) -> float:
+    """The share of its weakest side that lies on the frame's edges (a side cutting across a tray or a
+    hand has little)."""
+    h, w = edges.shape
+    t = np.linspace(0.05, 0.95, 60)[:, None]
+    shares = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        p = np.rint(a + t * (b - a)).astype(int)
+        inside = (p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)
+        shares.append(float(edges[p[inside, 1], p[inside, 0]].mean()) if inside.any() else 0.0)
+    return min(shares)
+
+
+def find_outline(frame: np.ndarray, min_fraction: float = MIN_FRACTION) -> list[tuple[float, float]] | None:
+    """The playing field's outline, or None when nothing in the frame looks like one.
+
+    Candidates are the frame's four-sided outlines and pairs of them that make the field's two halves.
+    One counts as the field when it has the field's proportions, its bar in the middle and points at
+    both ends (not a plain tray or frame: that is how the board's outer frame is told from its field,
+    and a wrong cut from the right one); of the largest
+    such, the one whose sides lie best on the frame's edges is taken. A half field, the outer frame with
+    its trays, or a view with a hand across the board's rim finds none: then the markers or --corners.
+    """
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
     gray = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.Canny(gray, 40, 120)
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
-    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    area_min = min_fraction * gray.shape[0] * gray.shape[1]
-    best, best_area = None, 0.0
-    for c in contours:
-        hull = cv2.convexHull(c)
-        area = cv2.contourArea(hull)
-        if area < area_min or area <= best_area:
+    colour = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    quads = _quads(gray, min_fraction * gray.size)
+    fields = []
+    for q in quads + _halves(_quads(gray, 0.5 * min_fraction * gray.size)):
+        aspect = quad_aspect([(float(x), float(y)) for x, y in q])
+        area = cv2.contourArea(q)
+        if area < min_fraction * gray.size or not FIELD_ASPECT[0] <= aspect <= FIELD_ASPECT[1]:
             continue
-        approx = cv2.approxPolyDP(hull, 0.02 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4 and area < 0.98 * gray.shape[0] * gray.shape[1]:
-            best, best_area = approx, area
-    if best is None:
+        if _looks_like_field(colour, q):
+            fields.append((area, q))
+    if not fields:
         return None
-    return [(float(x), float(y)) for x, y in order_corners(best)]
+    largest = max(area for area, _ in fields)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 120), np.ones((5, 5), np.uint8)) > 0
+    best = max((q for area, q in fields if area >= 0.8 * largest), key=lambda q: _edge_support(edges, q))
+    return [(float(x), float(y)) for x, y in best]
 
 
 def find_field(frame: np.ndarray) -> tuple[list[tuple[float, float]], str]:

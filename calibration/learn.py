@@ -481,6 +481,19 @@ def _start_layout(canonical: np.ndarray, width: int, height: int, margin: int) -
     return flipped[pattern], fit
 
 
+def mirrored(corners: Sequence[tuple[float, float]]) -> bool:
+    """Whether the corners run anticlockwise on the image (y down): top-left, top-right, bottom-right,
+    bottom-left run clockwise, and any other order that is still convex warps the field into its mirror.
+
+    >>> mirrored([(0, 0), (10, 0), (10, 10), (0, 10)]), mirrored([(10, 0), (0, 0), (0, 10), (10, 10)])
+    (False, True)
+    """
+    area = sum(
+        x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(corners, [*corners[1:], corners[0]], strict=True)
+    )
+    return area < 0
+
+
 def default_orientation(layout: ImageLayout) -> Orientation:
     """The orientation a known layout implies: the start position's own, else bottom-right."""
     for o in Orientation:
@@ -506,6 +519,11 @@ def calibrate(
         check_corners(corners)
     except ValueError as e:
         raise CalibrationError(str(e)) from None
+    if mirrored(corners):
+        raise CalibrationError(
+            "the corners go round the field the wrong way (a mirror image of it): give them top-left, "
+            "top-right, bottom-right, bottom-left as the image shows them"
+        )
     width, height, margin = _base(frame, corners)
     canonical = Rectifier(corners, width, height, margin).warp(frame)
     layout, found, fit, weak = _position(canonical, width, height, margin, known)

@@ -168,15 +168,34 @@ def _size(value: Any, key: str) -> tuple[int, int]:
     return int(value[0]), int(value[1])
 
 
+# gpiozero's pin names and the numbers each may carry on a Pi's 40-pin header
+PIN_NAMES = {
+    "GPIO": range(28),
+    "BCM": range(28),
+    "BOARD": range(1, 41),
+    "J8:": range(1, 41),
+    "WPI": range(32),
+}
+
+
 def _pin(value: Any, key: str) -> Pin:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | str)
-        or value == ""
-        or (isinstance(value, int) and value < 0)
-    ):
-        raise ConfigError(f'{key} must be a BCM pin number like 17 or a name like "GPIO17", not {value!r}')
-    return value
+    """A BCM number (0-27, as ``pinout`` prints them) or a gpiozero pin name such as ``"GPIO17"``."""
+    problem = (
+        f"{key} = {value!r} is not a GPIO pin: give a BCM number 0-27 (as `pinout` prints it) "
+        'or a name like "GPIO17"'
+    )
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ConfigError(problem)
+    if isinstance(value, int):
+        if value not in PIN_NAMES["BCM"]:
+            raise ConfigError(problem)
+        return value
+    text = value.strip().upper()
+    for prefix, numbers in PIN_NAMES.items():
+        rest = text.removeprefix(prefix)
+        if rest != text and rest.isdigit() and int(rest) in numbers:
+            return value
+    raise ConfigError(problem)
 
 
 def parse_camera(table: Mapping[str, Any]) -> CameraConfig:

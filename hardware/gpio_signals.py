@@ -245,6 +245,10 @@ class GpioSignals:
                 return
             try:
                 self._silence()
+                for led in self.leds.values():
+                    led.off()  # the lights go dark before their pins are given back
+                if self.rgb is not None:
+                    self.rgb.off()
             except Exception as e:
                 log.debug("silencing on close failed: %r", e)
             # gpiozero's Button takes ~0.1 s to stop its hold thread: close them side by side

@@ -1,7 +1,8 @@
 """Tell systemd how the service is doing (``sd_notify``): ready, alive, status text.
 
-    >>> ready("watching the board")   # doctest: +SKIP
-    >>> watchdog()                    # after every fresh frame  # doctest: +SKIP
+    >>> notifier = Notifier(env={})    # the frame loop's view of systemd (here: none)
+    >>> notifier.frame("waiting for the starting position")  # READY=1 on the first frame, then WATCHDOG=1
+    False
 
 Outside systemd (no ``NOTIFY_SOCKET`` in the environment) every call does nothing and returns
 ``False``. The protocol is one datagram of ``KEY=value`` lines to the unix socket named in
@@ -13,10 +14,13 @@ which is the point).
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import socket
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Mapping
 from types import FrameType
 
 log = logging.getLogger(__name__)
@@ -90,8 +94,47 @@ def watchdog_interval(env: Mapping[str, str] | None = None) -> float | None:
     return usec / 1e6 if usec > 0 else None
 
 
-def exit_on_sigterm() -> None:
-    """Turn SIGTERM (``systemctl stop``) into ``SystemExit`` so ``finally`` blocks and context managers run.
+class Notifier:
+    """What the frame loop tells systemd: ``READY=1`` once the first frame has been read, ``WATCHDOG=1``
+    while frames keep coming (at most every third of the watchdog interval), and ``STATUS=`` whenever
+    the words change. Nothing is sent between frames, so a loop that hangs stops the pings and systemd
+    restarts the service after ``WatchdogSec``.
+    """
+
+    def __init__(self, env: Mapping[str, str] | None = None, clock: Callable[[], float] = time.monotonic):
+        self.env = env
+        self.clock = clock
+        interval = watchdog_interval(env)
+        self.ping_every = interval / 3 if interval is not None else None
+        self.ready = False
+        self._status: str | None = None
+        self._last_ping = -math.inf
+
+    def frame(self, status_text: str) -> bool:
+        """After a frame was read and handled; ``True`` if anything was sent."""
+        if not self.ready:
+            self.ready = True
+            self._status = status_text
+            self._last_ping = self.clock()
+            return ready(status_text, env=self.env)
+        sent = self.status(status_text)
+        now = self.clock()
+        if self.ping_every is not None and now - self._last_ping >= self.ping_every:
+            self._last_ping = now
+            sent = watchdog(env=self.env) or sent
+        return sent
+
+    def status(self, text: str) -> bool:
+        """``STATUS=text`` if it differs from the last one sent."""
+        if text == self._status:
+            return False
+        self._status = text
+        return status(text, env=self.env)
+
+
+def stop_on_sigterm(stop: threading.Event) -> None:
+    """Turn SIGTERM (``systemctl stop``) into ``stop.set()``: the frame loop ends after the frame in hand,
+    joins the capture thread, closes the camera, turns the lights off and closes the record.
 
     Python's default for SIGTERM ends the process at once, which would leave the camera open and the
     lights on; call this once at start-up, from the main thread.
@@ -99,6 +142,6 @@ def exit_on_sigterm() -> None:
 
     def handler(signum: int, frame: FrameType | None) -> None:
         stopping()
-        raise SystemExit(128 + signum)
+        stop.set()
 
     signal.signal(signal.SIGTERM, handler)

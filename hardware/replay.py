@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from hardware.frames import BaseSource, EndOfStream, Frame, SourceSpecError, as_bgr
+from hardware.image_file import ImageFileError, read_image
 
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 SIDECAR = "timestamps.txt"
@@ -156,9 +157,10 @@ class ReplaySource(BaseSource):
         if self._index >= len(self._files):
             raise EndOfStream(f"{self.path}: all {len(self._files)} frames replayed")
         path = self._files[self._index]
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise SourceSpecError(f"{path}: not a readable image; remove it from the replay folder")
+        try:
+            image = read_image(path)
+        except ImageFileError as e:
+            raise SourceSpecError(f"{e}; or remove it from the replay folder") from None
         frame = Frame(as_bgr(image, str(path)), self._times[self._index], self._index)
         self._index += 1
         return frame

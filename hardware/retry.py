@@ -11,12 +11,14 @@ source, calls ``on_lost(error)`` once per outage (the session shows amber and ke
 first frame after an outage. ``max_attempts`` (``None`` = forever) bounds the tries per outage, after
 which the last error is raised. No watchdog ping is sent meanwhile, so systemd restarts the service if
 an outage outlasts ``WatchdogSec``. ``EndOfStream`` and bad-source errors (``ValueError``) are not retried.
+``stop`` (an event) ends the waiting at once: ``read()`` then raises ``EndOfStream``. ``sleep`` waits
+between tries (by default on ``stop``); a true result from it means stop.
 """
 
 from __future__ import annotations
 
 import logging
-import time
+import threading
 from collections.abc import Callable, Sequence
 
 from hardware.frames import BaseSource, EndOfStream, Frame, FrameSource, FrameSourceError
@@ -35,7 +37,8 @@ class RetryingSource(BaseSource):
         on_restored: Callable[[], None] | None = None,
         delays: Sequence[float] = (0.5, 1.0, 2.0, 5.0),
         max_attempts: int | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        stop: threading.Event | None = None,
+        sleep: Callable[[float], object] | None = None,
     ) -> None:
         if not delays:
             raise ValueError("delays must hold at least one number of seconds")
@@ -44,7 +47,7 @@ class RetryingSource(BaseSource):
         self._on_restored = on_restored
         self._delays = tuple(delays)
         self._max_attempts = max_attempts
-        self._sleep = sleep
+        self._sleep = sleep if sleep is not None else (stop or threading.Event()).wait
         self._index = 0
         self.outages = 0
         self._source: FrameSource | None = opener()
@@ -70,7 +73,8 @@ class RetryingSource(BaseSource):
                 attempts += 1
                 if self._max_attempts is not None and attempts >= self._max_attempts:
                     raise
-                self._sleep(self._delays[min(attempts - 1, len(self._delays) - 1)])
+                if self._sleep(self._delays[min(attempts - 1, len(self._delays) - 1)]):
+                    raise EndOfStream("stopped while the camera was away") from None
                 continue
             if failing:
                 log.info("frame source back after %d attempt(s)", attempts)

@@ -5,7 +5,7 @@
     profile = "/var/lib/bg-referee/board.profile"   # from `referee calibrate`
     record = "/var/lib/bg-referee/record.sqlite"    # the game record (resumed after a restart)
     match_length = 0          # 0 = money play; 3 with [rules] cubeless = true is the house match
-    settle_frames = 3         # still frames before the board counts as settled
+    settle_frames = 2         # still frames before the board counts as settled
     console = "8080"          # the table console on 127.0.0.1:8080 (off when left out)
     console_pin = "4711"      # the PIN every console action needs (none: actions are refused)
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,13 +38,20 @@ from referee.variations import TableSetup, TableSetupError
 REFEREE_KEYS = {
     "profile",
     "record",
+    "record_limit_mb",
     "match_length",
+    "next_match_on_start",
     "settle_frames",
     "dice_frames",
     "unclear_after",
     "console",
     "console_pin",
 }
+# still frames before the board counts as settled: referee.loop's own, so the demo's recordings replay
+# through a config that leaves the key out exactly as the demo judged them
+SETTLE_FRAMES = 2
+TABLES = {"referee", "rules", "table", "camera", "signals"}  # every table a config may hold
+RECORD_LIMIT_MB = 2000  # an SD card's share for records: months of evenings at the measured growth
 
 
 class RefereeConfigError(ValueError):
@@ -56,7 +63,9 @@ class RefereeConfig:
     profile: Path
     record: Path
     match_length: int | None = None
-    settle_frames: int = 3
+    next_match_on_start: bool = True
+    record_limit_mb: float | None = RECORD_LIMIT_MB  # None: no bound
+    settle_frames: int = SETTLE_FRAMES
     dice_frames: int = 2
     unclear_after: float = 2.0
     rules: RuleOptions = field(default_factory=RuleOptions)
@@ -102,11 +111,23 @@ class RefereeConfig:
         given = whole("match_length", 0, 0) if "match_length" in table else None
         setup, length, rules = _table_setup(data, given, rules)
         console, pin = _console(table)
+        next_match = table.get("next_match_on_start", True)
+        if type(next_match) is not bool:
+            raise RefereeConfigError(
+                f"[referee] next_match_on_start must be true or false, got {next_match!r}"
+            )
+        limit = table.get("record_limit_mb", RECORD_LIMIT_MB)
+        if type(limit) not in (int, float) or limit < 0:
+            raise RefereeConfigError(
+                f"[referee] record_limit_mb must be a number of megabytes (0: no bound), got {limit!r}"
+            )
         return cls(
             profile=(base / table["profile"]).expanduser(),
             record=(base / table["record"]).expanduser(),
             match_length=length,
-            settle_frames=whole("settle_frames", 3, 1),
+            next_match_on_start=next_match,
+            record_limit_mb=float(limit) or None,
+            settle_frames=whole("settle_frames", SETTLE_FRAMES, 1),
             dice_frames=whole("dice_frames", 2, 1),
             unclear_after=float(unclear),
             rules=rules,
@@ -160,9 +181,10 @@ def _table_setup(
 def load_config(path: str | Path) -> RefereeConfig:
     """The whole config file: referee tables here, hardware tables by :mod:`hardware.config`.
 
-    Relative paths in ``[referee]`` are taken from the config file's folder.
+    Every relative path (``[referee]`` profile and record, a replayed ``[camera]`` source) is taken
+    from the config file's folder; a table the referee does not know is an error, as a key is.
     """
-    from hardware.config import ConfigError, HardwareConfig
+    from hardware.config import CameraConfig, ConfigError, HardwareConfig
 
     path = Path(path)
     try:
@@ -175,9 +197,38 @@ def load_config(path: str | Path) -> RefereeConfig:
         raise RefereeConfigError(f"cannot read the config file {path}: {e}") from None
     except tomllib.TOMLDecodeError as e:
         raise RefereeConfigError(f"{path} is not valid TOML: {e}") from None
-    config = RefereeConfig.from_toml(data, base=path.resolve().parent)
+    unknown = sorted(set(data) - TABLES)
+    if unknown:
+        named = ", ".join(f"[{t}]" for t in unknown)
+        known = ", ".join(f"[{t}]" for t in sorted(TABLES))
+        plural = "s" if len(unknown) > 1 else ""
+        raise RefereeConfigError(f"{path}: unknown table{plural} {named}; the tables are {known}")
+    base = path.resolve().parent
+    config = RefereeConfig.from_toml(data, base=base)
     try:
         hardware = HardwareConfig.from_toml(data)
     except ConfigError as e:
         raise RefereeConfigError(f"{path}: {e}") from None
+    camera: CameraConfig = hardware.camera
+    hardware = replace(hardware, camera=replace(camera, source=source_from(camera.source, base)))
     return RefereeConfig(**{**config.__dict__, "hardware": hardware})
+
+
+def source_from(spec: str, base: Path) -> str:
+    """A camera source with a relative file or folder path taken from ``base`` (the config's folder).
+
+    >>> source_from("replay:game1", Path("/etc/bg"))
+    'replay:/etc/bg/game1'
+    >>> source_from("picamera", Path("/etc/bg")), source_from("opencv:0", Path("/etc/bg"))
+    ('picamera', 'opencv:0')
+    """
+    kind, colon, rest = spec.partition(":")
+    if kind in ("picamera",) or spec.isdigit() or spec.startswith("/dev/"):
+        return spec
+    if colon and kind in ("replay", "opencv"):
+        if rest.isdigit() or rest.startswith("/") or rest.startswith("~"):
+            return spec
+        return f"{kind}:{base / rest}"
+    if colon or spec.startswith(("/", "~")):
+        return spec  # not a path the referee knows: open_source says what is wrong with it
+    return str(base / spec)

@@ -1,9 +1,15 @@
 """The game record: an SQLite file that survives a power cut, written before the table is told anything.
 
 Every confirmed position, roll, play, verdict with its reason, cube action and result is one row of
-``events``; illegal and unclear calls keep the rectified frame as a PNG in ``evidence``. Each event is
+``events``; illegal and unclear calls keep the rectified frame (a JPEG) in ``evidence``. Each event is
 written in one transaction together with the session's state, so after a crash the referee resumes from
 the last event it recorded (WAL journal, ``synchronous=FULL``: a committed row is on the disk).
+
+The referee opens its record with :class:`Journal` (it writes); the commands that only look at a record
+open it with :meth:`Journal.reader`, read-only, and refuse a file that is not a record rather than write
+the referee's tables into it. ``limit_bytes`` bounds an evening's record: past it, the oldest evidence
+frames of finished matches go first, then those of the current match's finished games, never the
+current game's; the events themselves are never deleted.
 
     >>> j = Journal(":memory:")
     >>> m = j.start_match(length=3, rules={})
@@ -16,19 +22,25 @@ the last event it recorded (WAL journal, ``synchronous=FULL``: a committed row i
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
+import os
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from bgboard.layout import Board, Side
 from referee.notation.position_id import encode_position_id
 from referee.observe import Verdict
 from referee.scoring import GameResult
 from referee.variations import Variation
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -38,7 +50,7 @@ CREATE TABLE IF NOT EXISTS matches (
     rules TEXT NOT NULL,       -- JSON of the rule options
     light_name TEXT NOT NULL DEFAULT 'light',  -- the players (a pair: "Ann & Bo")
     dark_name TEXT NOT NULL DEFAULT 'dark',
-    variation TEXT NOT NULL DEFAULT 'standard',  -- referee.variations.Variation; coaching, lesson: practice
+    variation TEXT NOT NULL DEFAULT 'standard',  -- referee.variations.Variation: coaching, lesson: practice
     score_light INTEGER NOT NULL DEFAULT 0,
     score_dark INTEGER NOT NULL DEFAULT 0,
     finished REAL
@@ -77,7 +89,11 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_game ON events(game_id);
 CREATE TABLE IF NOT EXISTS evidence (
     event_id INTEGER PRIMARY KEY REFERENCES events(id),
-    png BLOB NOT NULL
+    image BLOB NOT NULL  -- the rectified frame: JPEG (PNG in records written before JPEG)
+);
+CREATE TABLE IF NOT EXISTS pruned (  -- evidence removed to keep the record under its size bound
+    event_id INTEGER PRIMARY KEY REFERENCES events(id),
+    wall REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -87,8 +103,67 @@ CREATE TABLE IF NOT EXISTS state (
 """
 
 
+# PRAGMA application_id of a referee record ("BGRF"), so that no other SQLite file is taken for one
+APPLICATION_ID = 0x42475246
+SCHEMA_VERSION = 2  # PRAGMA user_version: 2 = evidence as "image" (JPEG), the pruned table
+RECORD_TABLES = {"matches", "games", "events", "evidence", "state"}
+BUSY_SECONDS = 5.0  # how long a write waits for a reader's lock before the record counts as locked
+
+
+def lock_path(record: str | Path) -> Path:
+    """The file whose ``flock`` says a referee is writing ``record`` (:mod:`referee.record_lock`)."""
+    return Path(f"{record}.lock")
+
+
+def writer_holds(record: str | Path) -> bool:
+    """Whether a referee holds the record's lock now (looked at without taking or making anything)."""
+    try:
+        fd = os.open(lock_path(record), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops the shared lock if it was taken
+    return False
+
+
 class JournalError(ValueError):
     """The record file cannot be opened or is not a referee record."""
+
+
+class RecordWriteError(JournalError):
+    """The record could not be written (disk full, locked by another program, damaged): what was not
+    written was not said either, so the referee carries on from the last event it did write."""
+
+
+def _database_problem(path: str, e: sqlite3.Error) -> str:
+    """What an SQLite error means for the record, in words that say what to do (one line)."""
+    said = " ".join(str(e).replace("*** in database main ***", "").split())
+    text = said.lower()
+    if "full" in text:
+        return f"the disk holding the record {path} is full: free some space (old records, saved frames)"
+    if "locked" in text or "busy" in text:
+        return (
+            f"the record {path} is locked by another program (an open `sqlite3` shell?): close it, "
+            "or name another record"
+        )
+    if "not a database" in text:
+        return (
+            f"{path} is not a referee record (not an SQLite file at all): name the record the referee wrote"
+        )
+    if "malformed" in text or "corrupt" in text:
+        return (
+            f"the record {path} is damaged ({said}): keep the file for the games in it, and name a new "
+            "record in the config"
+        )
+    if "readonly" in text or "read-only" in text:
+        return f"the record {path} cannot be written (read-only): give the referee a writable folder"
+    if "unable to open" in text:
+        return f"cannot open the record {path}: does its folder exist, and may this user write there?"
+    return f"the record {path} cannot be used ({said})"
 
 
 @dataclass(frozen=True)
@@ -166,43 +241,103 @@ class MatchRow:
 
 
 class Journal:
-    """The record store. ``path`` may be ``":memory:"`` for tests."""
+    """The record store. ``path`` may be ``":memory:"`` for tests.
 
-    def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
-        """``read_only``: an existing record, read through a connection of its own and never written
-        (the console reads the record the referee is writing)."""
+    ``readonly`` opens an existing record without writing to it (see :meth:`reader`); ``limit_bytes``
+    (None: no bound) is the size past which old evidence is removed (see the module doc).
+    """
+
+    def __init__(self, path: str | Path, *, limit_bytes: int | None = None, readonly: bool = False) -> None:
         self.path = str(path)
-        if read_only:
-            self._db = self._open_read_only()
-            return
+        self.limit_bytes = limit_bytes
+        self._pruning_warned = False  # the bound could not be kept: said once
+        self.written = 0  # transactions committed since opening (a failing disk shows as none)
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
-            self._add_new_columns()
+            if readonly:
+                self._db = self._open_readonly(Path(path))
+            else:
+                self._db = self._open_to_write()
         except sqlite3.DatabaseError as e:
-            raise JournalError(
-                f"{self.path} is not a usable referee record ({e}): name a new file or a record written "
-                "by the referee"
-            ) from None
+            raise JournalError(_database_problem(self.path, e)) from None
         except OSError as e:
-            raise JournalError(f"cannot create the record {self.path}: {e}") from None
+            raise JournalError(f"cannot create the record {self.path}: {e.strerror or e}") from None
 
-    def _open_read_only(self) -> sqlite3.Connection:
-        if not Path(self.path).is_file():
-            raise JournalError(
-                f"{self.path} does not exist: name the record that `referee run` or `demo` wrote"
-            )
-        uri = Path(self.path).resolve().as_uri() + "?mode=ro"
-        try:
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            db.execute("SELECT id FROM events LIMIT 1")
-        except sqlite3.DatabaseError as e:
-            raise JournalError(f"{self.path} is not a readable referee record ({e})") from None
+    @classmethod
+    def reader(cls, path: str | Path) -> Journal:
+        """Opens an existing record read-only: nothing is written to it, and a file that is not a
+        record (empty, another program's SQLite file, not SQLite at all) is refused."""
+        return cls(path, readonly=True)
+
+    def _open_to_write(self) -> sqlite3.Connection:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_SECONDS)
+        self._db = db
+        self._check_is_record(allow_new=True)
+        # a damaged page found now is one clear line; found in the middle of a game, a lost event
+        problems = db.execute("PRAGMA quick_check(1)").fetchone()
+        if problems and problems[0] != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {problems[0]}")
+        if not self._tables():
+            # freed pages go back to the file system when old evidence is pruned
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        with self._tx():
+            self._migrate()
+            self._add_new_columns()
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         return db
+
+    def _open_readonly(self, file: Path) -> sqlite3.Connection:
+        if not file.is_file():
+            raise JournalError(f"{file} does not exist: name the record that `referee run` or `demo` wrote")
+        if file.stat().st_size == 0:
+            raise JournalError(f"{file} is empty: it is not a referee record")
+        uri = f"file:{quote(str(file.resolve()))}?mode=ro"
+        if not Path(f"{file}-wal").exists() and not writer_holds(file):
+            # closed and nobody writing it: read it as it lies, without the -shm and -wal files SQLite
+            # would otherwise make beside it
+            uri += "&immutable=1"
+        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_SECONDS)
+        try:
+            self._check_is_record(allow_new=False)
+        except sqlite3.OperationalError as e:
+            if "unable to open" not in str(e).lower():
+                raise
+            # a WAL record on a read-only medium (no -shm file can be made): nobody writes it there
+            self._db.close()
+            self._db = sqlite3.connect(uri + "&immutable=1", uri=True, check_same_thread=False)
+            self._check_is_record(allow_new=False)
+        return self._db
+
+    def _tables(self) -> set[str]:
+        rows = self._db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall()
+        return {r[0] for r in rows}
+
+    def _check_is_record(self, *, allow_new: bool) -> None:
+        """Refuses a database that is not a referee record (a new, empty one is fine to write)."""
+        app = int(self._db.execute("PRAGMA application_id").fetchone()[0])
+        tables = self._tables()
+        if app == APPLICATION_ID or (not tables and allow_new):
+            return
+        if app == 0 and tables >= RECORD_TABLES:
+            return  # a record written before records were marked
+        what = f"its tables are {', '.join(sorted(tables))}" if tables else "it holds no tables"
+        raise JournalError(
+            f"{self.path} is not a referee record ({what}): name a record that `referee run` or "
+            "`referee demo` wrote"
+        )
+
+    def _migrate(self) -> None:
+        """Brings a record of an older schema up to date (inside the opening transaction)."""
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(evidence)").fetchall()}
+        if "png" in columns:
+            self._db.execute("ALTER TABLE evidence RENAME COLUMN png TO image")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                self._db.execute(statement)
 
     def _add_new_columns(self) -> None:
         """A record written before a column existed gets it with its default (its rows are unchanged)."""
@@ -225,7 +360,17 @@ class Journal:
             return int(cur.lastrowid or 0)
 
     def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self.path, self._committed)
+
+    def _committed(self) -> None:
+        self.written += 1
+
+    def _rows(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
+        """A query's rows; a damaged record is a :class:`JournalError`, not a traceback."""
+        try:
+            return self._db.execute(sql, args).fetchall()
+        except sqlite3.DatabaseError as e:
+            raise JournalError(_database_problem(self.path, e)) from None
 
     # --- writing -----------------------------------------------------------------------------------
 
@@ -297,10 +442,60 @@ class Journal:
             )
             event_id = int(cur.lastrowid or 0)
             if evidence is not None:
-                self._db.execute("INSERT INTO evidence (event_id, png) VALUES (?, ?)", (event_id, evidence))
+                self._db.execute("INSERT INTO evidence (event_id, image) VALUES (?, ?)", (event_id, evidence))
             if state is not None:
                 self._save_state(event_id, state)
+            pruned = evidence is not None and self._prune()
+        if pruned:
+            self._vacuum()
         return event_id
+
+    # --- the size bound ----------------------------------------------------------------------------
+
+    def size_bytes(self) -> int:
+        """The record's size in use (its pages, free pages excluded)."""
+        pages = self._rows("PRAGMA page_count")[0][0] - self._rows("PRAGMA freelist_count")[0][0]
+        return int(pages) * int(self._rows("PRAGMA page_size")[0][0])
+
+    def _prune(self) -> bool:
+        """Removes the oldest evidence the bound allows to go, until the record is a tenth under its bound:
+        finished matches' first, then the current match's finished games'; never a game in progress."""
+        if self.limit_bytes is None or self.size_bytes() <= self.limit_bytes:
+            return False
+        excess = self.size_bytes() - int(0.9 * self.limit_bytes)
+        rows = self._db.execute(
+            "SELECT v.event_id, length(v.image) FROM evidence v JOIN events e ON e.id = v.event_id "
+            "JOIN games g ON g.id = e.game_id JOIN matches m ON m.id = g.match_id "
+            "WHERE g.finished IS NOT NULL ORDER BY m.finished IS NULL, v.event_id"
+        ).fetchall()
+        chosen, freed = [], 0
+        for event_id, size in rows:
+            if freed >= excess:
+                break
+            chosen.append((event_id,))
+            freed += int(size)
+        if freed < excess and not self._pruning_warned:
+            self._pruning_warned = True
+            log.warning(
+                "the record %s is over its bound of %d MB with only the current game's evidence left",
+                self.path,
+                self.limit_bytes // 1_000_000,
+            )
+        if not chosen:
+            return False
+        self._db.executemany("DELETE FROM evidence WHERE event_id=?", chosen)
+        now = time.time()
+        self._db.executemany(
+            "INSERT OR IGNORE INTO pruned (event_id, wall) VALUES (?, ?)", [(e, now) for (e,) in chosen]
+        )
+        return True
+
+    def _vacuum(self) -> None:
+        """Gives pruned pages back to the file system (records made before the bound keep them free)."""
+        try:
+            self._db.execute("PRAGMA incremental_vacuum")
+        except sqlite3.DatabaseError as e:  # space is reused inside the file anyway
+            log.debug("incremental vacuum failed: %r", e)
 
     def finish_game(
         self,
@@ -360,15 +555,15 @@ class Journal:
 
     def load_state(self) -> dict[str, Any] | None:
         """The session state saved with the last event, or None for a fresh record."""
-        row = self._db.execute("SELECT data FROM state WHERE id=1").fetchone()
-        return json.loads(row[0]) if row else None
+        rows = self._rows("SELECT data FROM state WHERE id=1")
+        return json.loads(rows[0][0]) if rows else None
 
     def events(self, game_id: int, kinds: Iterable[str] | None = None) -> list[RecordedEvent]:
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT id, game_id, t, kind, side, dice, play, position_id, board, verdict, reason, text "
             "FROM events WHERE game_id=? ORDER BY id",
             (game_id,),
-        ).fetchall()
+        )
         wanted = set(kinds) if kinds is not None else None
         out = []
         for r in rows:
@@ -382,8 +577,20 @@ class Journal:
         return out
 
     def evidence(self, event_id: int) -> bytes | None:
-        row = self._db.execute("SELECT png FROM evidence WHERE event_id=?", (event_id,)).fetchone()
-        return bytes(row[0]) if row else None
+        """The evidence frame of an event as stored (JPEG, or PNG in older records), or None."""
+        rows = self._rows("SELECT image FROM evidence WHERE event_id=?", (event_id,))
+        return bytes(rows[0][0]) if rows else None
+
+    def pruned(self, event_id: int) -> bool:
+        """Whether the event's evidence was removed to keep the record under its bound."""
+        return bool(self._rows("SELECT 1 FROM pruned WHERE event_id=?", (event_id,)))
+
+    def event(self, event_id: int) -> RecordedEvent | None:
+        """One event by its number (as `referee history --game N` lists them)."""
+        rows = self._rows("SELECT game_id FROM events WHERE id=?", (event_id,))
+        if not rows:
+            return None
+        return next(e for e in self.events(int(rows[0][0])) if e.id == event_id)
 
     def with_evidence(self, game_id: int) -> set[int]:
         """The events of ``game_id`` that kept their frame."""
@@ -403,7 +610,7 @@ class Journal:
         if match_id is not None:
             sql += " WHERE match_id=?"
             args = (match_id,)
-        rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
+        rows = self._rows(sql + " ORDER BY id", args)
         return [
             GameRow(
                 r[0], r[1], r[2], r[3], bool(r[4]), r[5], r[6], r[7], r[8], r[9], r[10], r[11], bool(r[12])
@@ -413,15 +620,8 @@ class Journal:
 
     def history(self, game_id: int) -> list[dict[str, Any]] | None:
         """A finished game's events (``referee.game.Event.to_dict``), or None."""
-        row = self._db.execute("SELECT history FROM games WHERE id=?", (game_id,)).fetchone()
-        return json.loads(row[0]) if row and row[0] else None
-
-    @classmethod
-    def existing(cls, path: str | Path) -> Journal:
-        """Opens a record that must already exist (the commands that read one never create one)."""
-        if not Path(path).is_file():
-            raise JournalError(f"{path} does not exist: name the record that `referee run` or `demo` wrote")
-        return cls(path)
+        rows = self._rows("SELECT history FROM games WHERE id=?", (game_id,))
+        return json.loads(rows[0][0]) if rows and rows[0][0] else None
 
     def game(self, game_id: int) -> GameRow | None:
         return next((g for g in self.games() if g.id == game_id), None)
@@ -433,10 +633,10 @@ class Journal:
         return game
 
     def matches(self) -> list[MatchRow]:
-        rows = self._db.execute(
+        rows = self._rows(
             "SELECT id, started, length, rules, score_light, score_dark, finished, light_name, dark_name, "
             "variation FROM matches ORDER BY id"
-        ).fetchall()
+        )
         return [MatchRow(r[0], r[1], r[2], json.loads(r[3]), *r[4:]) for r in rows]
 
     def match(self, match_id: int) -> MatchRow | None:
@@ -444,21 +644,38 @@ class Journal:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on an exception); nests as a no-op."""
+    """``BEGIN IMMEDIATE`` .. ``COMMIT`` (or ``ROLLBACK`` on an exception); nests as a no-op. An SQLite
+    failure inside (a full disk, a lock held too long) leaves the record as it was and is raised as a
+    :class:`RecordWriteError` in words."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, path: str, committed: Callable[[], None]) -> None:
         self.db = db
+        self.path = path
+        self.committed = committed
         self.outer = False
 
     def __enter__(self) -> None:
         if not self.db.in_transaction:
-            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self.db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as e:
+                raise RecordWriteError(_database_problem(self.path, e)) from None
             self.outer = True
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         if not self.outer:
             return
-        if exc_type is None:
-            self.db.execute("COMMIT")
-        else:
-            self.db.execute("ROLLBACK")
+        try:
+            if exc_type is None:
+                self.db.execute("COMMIT")
+                self.committed()
+                return
+        except sqlite3.Error as e:
+            exc = e
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error as e:  # the transaction is gone with the failure: nothing was written
+                log.debug("rollback after a failed write: %r", e)
+        if isinstance(exc, sqlite3.Error):
+            raise RecordWriteError(_database_problem(self.path, exc)) from None

@@ -6,32 +6,31 @@
 ``referee run``, ``referee demo`` and ``bench.e2e`` all drive the session through :meth:`FrameLoop.step`:
 button presses since the last frame first, then the frame's observation, then whatever the players at
 a virtual table do on hearing it (the loop's ``players`` hook), each said to the console and shown on the
-table's signals. Only settled frames are read (the reader is the heavy part). A live camera is read on a
-thread of its own that keeps only the newest frame (:class:`LatestFrames`), so a slow reading never stalls
-the capture; a replay hands over every frame in order, which is why replaying a recording gives the same
-decisions as the live run that made it.
+table's signals. Only settled frames are read (the reader is the heavy part). Where frames come from
+(a live camera on a thread of its own, or a recording in order) is :mod:`referee.feed`; what a service
+adds around the loop (systemd, a camera that drops out, a record that cannot be written) is
+:mod:`referee.service`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import queue
 import sys
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol, TextIO
 
 import numpy as np
 
 from bgboard.layout import ImageLayout
-from hardware.frames import EndOfStream, Frame, FrameSource
+from hardware.frames import Frame
 from hardware.signals import Button, Signals
 from referee.session import Observation, Say, Session
 from vision.arrivals import Still
 from vision.reading import BoardReading
 
 SETTLE_FRAMES = 2  # still frames before the board counts as settled (0.2 s at 10 fps)
+EVIDENCE_QUALITY = 90  # JPEG quality of evidence frames: every checker's edge and a die's pips stay sharp
 BUTTONS_FILE = "buttons.txt"  # in a recorded folder: "<seconds> <BUTTON>" per press, replayed with it
 
 
@@ -102,10 +101,21 @@ def read_buttons(folder: Path) -> list[tuple[float, Button]]:
     return sorted(presses)
 
 
-class Pipeline:
-    """One frame to one :class:`Observation`: the settle gate, then the board and dice reader."""
+class Sight(Protocol):
+    """Whether the camera still looks at the board as calibrated (``vision.alignment.FieldEdges``)."""
 
-    def __init__(self, reader: Reader, still_frames: int = SETTLE_FRAMES) -> None:
+    def moved(self, frame: np.ndarray) -> bool | None: ...
+
+
+class Pipeline:
+    """One frame to one :class:`Observation`: the settle gate, then the board and dice reader.
+
+    The gate watches the camera's small greyscale stream where it has one (``Frame.lores``), else the
+    frame itself. With a ``sight``, a settled frame whose field edges no longer sit where the profile has
+    them is not read at all (:attr:`moved` says so): a moved camera would read every point wrong.
+    """
+
+    def __init__(self, reader: Reader, still_frames: int = SETTLE_FRAMES, sight: Sight | None = None) -> None:
         from vision.settle import SettleGate
 
         self.reader = reader
@@ -114,6 +124,8 @@ class Pipeline:
         # can be a die (``vision.arrivals``); until the first such frame, the calibration's still
         self.before: Still | None = None
         self._before_board: ImageLayout | None = None
+        self.sight = sight
+        self.moved = False
 
     def observe(
         self, frame: Frame, expected: ImageLayout | None = None, *, throwing: bool = True
@@ -125,7 +137,10 @@ class Pipeline:
         play begins checkers move, and a checker on a point that was empty (or on the bar) is a new
         object the size of a die, not a die."""
         image = frame.image
-        if not self.gate.update(image):
+        if not self.gate.update(frame.lores if frame.lores is not None else image):
+            return Observation(frame.timestamp, None, index=frame.index)
+        self.moved = bool(self.sight is not None and self.sight.moved(image))
+        if self.moved:
             return Observation(frame.timestamp, None, index=frame.index)
         same = throwing and expected == self._before_board
         reading = self.reader.read(image, expected=expected, before=self.before, same_board=same)
@@ -148,11 +163,13 @@ class Pipeline:
         self._before_board = expected
 
     def evidence(self, image: np.ndarray) -> bytes | None:
-        """The rectified frame as PNG: what the referee looked at when it called the play."""
+        """The rectified frame as JPEG: what the referee looked at when it called the play (a photograph
+        for people settling a dispute, so lossless PNG would only fill the record)."""
         import cv2
 
-        ok, png = cv2.imencode(".png", self.reader.rectifier.warp(image))
-        return png.tobytes() if ok else None
+        warped = self.reader.rectifier.warp(image)
+        ok, jpeg = cv2.imencode(".jpg", warped, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
+        return jpeg.tobytes() if ok else None
 
 
 class FrameLoop:
@@ -182,6 +199,8 @@ class FrameLoop:
         self.players = players
         self.watchers = list(watchers)
         self.said: list[Say] = []
+        self.showing: Say | None = None  # the last signal the table was shown (with its words)
+        self.observed: Observation | None = None  # the last frame's observation
         self._recorded = sorted(presses, key=lambda p: p[0])
         self._pressed: queue.Queue[Button | Action] = queue.Queue()
         signals.on_button(self._pressed.put)
@@ -196,6 +215,7 @@ class FrameLoop:
         observation = self.pipeline.observe(frame, expected, throwing=self.session.awaiting_throw)
         if self.session.awaiting_throw:
             self.pipeline.awaiting_throw(frame, observation, expected)
+        self.observed = observation
         heard = self.session.observe(observation)
         self._show(heard)
         says += heard
@@ -236,46 +256,17 @@ class FrameLoop:
         self._show(says)
         return says
 
-    def _show(self, says: Sequence[Say]) -> None:
+    def tell(self, says: Sequence[Say]) -> None:
+        """Tells the table what is not the session's to say (the camera is away, the record is full);
+        :attr:`showing` keeps the session's last signal, to show again once that has passed."""
+        self._show(says, remember=False)
+
+    def _show(self, says: Sequence[Say], remember: bool = True) -> None:
         """Words to the console, then the signal to the table."""
         for say in says:
             print(f"  {say.text}", file=self.out or sys.stdout, flush=True)
             if say.signal is not None:
                 winner = say.winner.value if say.winner else None
                 self.signals.show(say.signal, winner=winner, points=say.points)
-
-
-class LatestFrames:
-    """Reads a live source on a thread and keeps only the newest frame (slow readings drop frames)."""
-
-    def __init__(self, source: FrameSource) -> None:
-        self.source = source
-        self._slot: queue.Queue[Frame | Exception] = queue.Queue(maxsize=1)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="capture", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            item: Frame | Exception
-            try:
-                item = self.source.read()
-            except Exception as e:  # the consumer re-raises it in its own thread
-                item = e
-            with contextlib.suppress(queue.Empty):
-                self._slot.get_nowait()  # drop the stale frame
-            self._slot.put(item)
-            if isinstance(item, Exception):
-                return
-
-    def __iter__(self) -> Iterator[Frame]:
-        while True:
-            item = self._slot.get()
-            if isinstance(item, EndOfStream):
-                return
-            if isinstance(item, Exception):
-                raise item
-            yield item
-
-    def close(self) -> None:
-        self._stop.set()
+                if remember:
+                    self.showing = say

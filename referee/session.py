@@ -37,6 +37,7 @@ from referee.lesson import Lesson
 from referee.match import Match
 from referee.moves import Play
 from referee.observe import Difference, Explainer, Explanation, Verdict, differences, shows
+from referee.recheck import Recheck
 from referee.throws import CallKind, Dice, ThrowWatch
 from referee.turns import Observation, Say, SessionOptions, Stage
 from referee.watch import TakeDice, Watch
@@ -69,6 +70,7 @@ class Session:
         self.call: throws.Call | None = None  # the session's last call on a throw
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
+        self.recheck: Recheck | None = None  # after a restart: the board must fit the record first
         self.log: list[tuple[str, str]] = []  # (kind, text) of everything recorded, for tests and the demo
         self.house = house.House()
         self.lesson: Lesson | None = None  # `referee teach`: what to set up, and what follows
@@ -81,6 +83,7 @@ class Session:
         state = journal.load_state()
         if state:
             resume.restore(session, state)
+            session.recheck = Recheck() if session.game is not None else None
         return session
 
     def reconfigure(self, options: SessionOptions) -> None:
@@ -161,6 +164,11 @@ class Session:
             return []
         if self.house.paused:
             return []  # a rule look-up: nothing is read until play goes on
+        if self.recheck is not None:
+            held = self.recheck.check(self, obs)
+            if held is not None:
+                return held
+            self.recheck = None
         self.seen = obs.reading
         handler: dict[Stage, Callable[[Observation], list[Say]]] = {
             Stage.SETUP: self._setup,
@@ -173,8 +181,8 @@ class Session:
             Stage.RESTORE: self._restore,
             Stage.REPLAY: self._replay,
             Stage.ACCEPT: self._accept_wait,
-            Stage.MATCH_OVER: self._buttons_only,
             Stage.LESSON: self._lesson,
+            Stage.MATCH_OVER: self._next_match,
         }
         return handler[self.stage](obs) + self._check_cube(obs)
 
@@ -188,6 +196,23 @@ class Session:
         text = narration.cube_question(why)
         self._log(Entry("cube", obs.t, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
+
+    def _next_match(self, obs: Observation) -> list[Say]:
+        """After a match, the next starting position set up starts the next match (unless the table
+        wants NEW_GAME pressed for that)."""
+        if not self.options.next_match_on_start:
+            return []
+        reading = obs.reading
+        assert reading is not None
+        start = Board.start()
+        if (
+            reading.dice
+            or reading.occluded
+            or not shows(reading, self.options.orientation, start, exact=False)
+        ):
+            return []
+        self._new_game_button()
+        return self._start_game(obs.t)
 
     def _buttons_only(self, obs: Observation) -> list[Say]:
         """A stage only a button ends (take or drop; a new match)."""

@@ -55,6 +55,8 @@ class SessionOptions:
     ``die_tolerance``: pixels; a die that moved less than this has not been thrown again.
     ``table``: the players and the house variation (:mod:`referee.variations`); its match length and
     cubeless rule are already in ``match_length`` and ``rules`` (:meth:`TableSetup.settle`).
+    ``next_match_on_start``: after a match, the next starting position starts the next match (False:
+    only the NEW_GAME button does).
     """
 
     orientation: Orientation
@@ -66,6 +68,7 @@ class SessionOptions:
     replay_wait: float = 3.0
     die_tolerance: float = 12.0
     table: TableSetup = field(default_factory=TableSetup)
+    next_match_on_start: bool = True
 
 
 class Stage(Enum):

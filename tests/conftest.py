@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -24,3 +27,25 @@ def shared_data() -> Path:
     if not data.is_dir():
         pytest.skip(f"real data not present: {data} is missing (CI puts ../shared beside the clone)")
     return data
+
+
+@dataclass
+class DemoRecording:
+    """A short demo (a wrong setup, the opening roll with a cocked die thrown again, one more turn)
+    recorded with ``--save-frames``: ``folder`` holds frames/, profile.json and replay.toml."""
+
+    folder: Path
+    result: Any
+    log: str
+
+
+@pytest.fixture(scope="session")
+def demo_recording(tmp_path_factory: pytest.TempPathFactory) -> DemoRecording:
+    """One recording shared by every test that replays the demo through `referee run`."""
+    from referee.cli.demo import run_demo
+    from synthetic.demo_game import demo_game
+
+    folder = tmp_path_factory.mktemp("demo")
+    out = io.StringIO()
+    result = run_demo(folder / "demo.sqlite", shots=demo_game(turns=2), out=out, save_frames=folder / "saved")
+    return DemoRecording(folder / "saved", result, out.getvalue())

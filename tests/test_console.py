@@ -120,7 +120,9 @@ def test_the_state_shows_a_known_position_and_its_notations() -> None:
         status, headers, svg = table.request("GET", "/board.svg")
         assert headers["content-type"].startswith("image/svg+xml")
         assert board_from_svg(svg.decode()) == board
-        assert state["buttons"] == ["double", "take", "drop", "accept", "new_game"]
+        # every button of the table, the variations' too (HINT, VOID, PAUSE, CHECK)
+        assert state["buttons"] == [b.value for b in Button]
+        assert {"double", "take", "drop", "accept", "new_game", "hint"} <= set(state["buttons"])
 
 
 def random_position(seed: int):
@@ -285,17 +287,17 @@ def test_the_console_reads_the_record_without_ever_writing_it(tmp_path: Path) ->
     with Journal(path) as writer:
         writer.start_match(3, {})
     before = path.read_bytes()
-    reader = Journal(path, read_only=True)
+    reader = Journal(path, readonly=True)
     assert [m.length for m in reader.matches()] == [3]
-    with pytest.raises(Exception, match="readonly"):
+    with pytest.raises(Exception, match="read-only|readonly"):
         reader.start_match(5, {})
     reader.close()
     assert path.read_bytes() == before
     with pytest.raises(JournalError, match="does not exist"):
-        Journal(tmp_path / "none.sqlite", read_only=True)
+        Journal(tmp_path / "none.sqlite", readonly=True)
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
-    with pytest.raises(JournalError, match="not a readable referee record"):
-        Journal(tmp_path / "junk.sqlite", read_only=True)
+    with pytest.raises(JournalError, match="not a referee record"):
+        Journal(tmp_path / "junk.sqlite", readonly=True)
 
 
 def test_the_frame_loop_never_waits_for_the_console() -> None:

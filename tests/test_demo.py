@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
+
+import pytest
 
 from bgboard.layout import Board, Side
 from hardware.signals import Signal
+from referee.cli import main
 from referee.game import Game
 from referee.narration import describe_play
 from referee.scoring import Outcome
@@ -38,3 +43,24 @@ def test_the_scripted_game_is_legal_and_shows_everything() -> None:
 
 
 # the demo through the real pipeline, and its replay: tests/test_replay_gpio.py
+
+
+@pytest.mark.parametrize("flag", ["--record", "--mat"])
+def test_demo_into_a_place_that_cannot_be_written_fails_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str
+) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        target = locked / ("r.sqlite" if flag == "--record" else "g.mat")
+        if os.geteuid() == 0:  # root writes anywhere: a path under a file cannot be made by anyone
+            (tmp_path / "file").write_text("")
+            target = tmp_path / "file" / target.name
+        assert main(["demo", flag, str(target)]) == 2
+        captured = capsys.readouterr()
+        err = captured.err.strip().splitlines()
+        assert len(err) == 1 and str(target.parent) in err[0]
+        assert "frames" not in captured.out  # no game was played
+    finally:
+        locked.chmod(0o755)

@@ -15,7 +15,7 @@ def demo(tmp_path: Path, capsys: pytest.CaptureFixture[str], *argv: str) -> tupl
     assert main(["demo", "--record", str(record), *argv]) == 0, capsys.readouterr().out[-3000:]
     out = capsys.readouterr().out
     assert "every expected signal was given" in out
-    return out, Journal.existing(record)
+    return out, Journal.reader(record)
 
 
 def test_pairs_name_the_movers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

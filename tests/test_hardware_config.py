@@ -102,7 +102,7 @@ def test_an_rgb_led_replaces_the_three_status_lights():
         ({"camera": "picamera"}, "\\[camera\\] must be a table"),
         ({"signals": {"output": "leds"}}, 'signals.output must be "gpio" or "console"'),
         ({"signals": {"lights": {"blue": 4}}}, "unknown key blue in \\[signals.lights\\]"),
-        ({"signals": {"lights": {"green": True}}}, "signals.lights.green must be a BCM pin"),
+        ({"signals": {"lights": {"green": True}}}, "signals.lights.green = .* is not a GPIO pin"),
         ({"signals": {"lights": {"green": {"active_high": False}}}}, "signals.lights.green needs a pin"),
         ({"signals": {"buttons": {"undo": 4}}}, "unknown key undo in \\[signals.buttons\\]"),
         ({"signals": {"buzzer": {"tonal": True}}}, "\\[signals.buzzer\\] needs a pin"),

@@ -62,21 +62,32 @@ def test_watchdog_interval_from_the_environment():
     assert notify.watchdog_interval({}) is None and notify.watchdog_interval({"WATCHDOG_USEC": "x"}) is None
 
 
-def test_sigterm_becomes_system_exit_so_cleanup_runs(listener):
+def test_sigterm_sets_the_stop_event(listener):
     import signal
+    import threading
 
     previous = signal.getsignal(signal.SIGTERM)
-    cleaned = []
+    stop = threading.Event()
     try:
-        notify.exit_on_sigterm()
-        with pytest.raises(SystemExit) as stop:
-            try:
-                os.kill(os.getpid(), signal.SIGTERM)
-                signal.sigtimedwait([], 0)  # let the handler run here, not at some later line
-            finally:
-                cleaned.append(True)
-        assert stop.value.code == 128 + signal.SIGTERM
+        notify.stop_on_sigterm(stop)
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.sigtimedwait([], 0)  # let the handler run here, not at some later line
+        assert stop.is_set()
     finally:
         signal.signal(signal.SIGTERM, previous)
-    assert cleaned == [True]
     assert listener.recv(4096) == b"STOPPING=1"
+
+
+def test_the_notifier_is_ready_on_the_first_frame_then_pings_at_a_third_of_the_interval(listener):
+    now = [0.0]
+    env = {"NOTIFY_SOCKET": os.environ["NOTIFY_SOCKET"], "WATCHDOG_USEC": "3000000"}
+    notifier = notify.Notifier(env, clock=lambda: now[0])
+    assert notifier.frame("light to roll")
+    assert listener.recv(4096) == b"READY=1\nSTATUS=light to roll"
+    now[0] = 0.5
+    assert not notifier.frame("light to roll")  # nothing new, and too soon to ping
+    now[0] = 1.0
+    assert notifier.frame("light to roll")
+    assert listener.recv(4096) == b"WATCHDOG=1"
+    assert notifier.frame("light to play 3-1")  # words changed: STATUS at once
+    assert listener.recv(4096) == b"STATUS=light to play 3-1"

@@ -108,7 +108,7 @@ def test_bad_replay_paths_and_images_are_clear_errors(tmp_path):
         ReplaySource(tmp_path / "notes.txt")
     (tmp_path / "broken.png").write_bytes(b"\x89PNG but not really")
     source = ReplaySource(tmp_path, fps=1)
-    with pytest.raises(SourceSpecError, match="broken.png: not a readable image"):
+    with pytest.raises(SourceSpecError, match="broken.png: cannot read it as an image"):
         source.read()
     with pytest.raises(SourceSpecError, match="fps"):
         ReplaySource(tmp_path, fps=0)

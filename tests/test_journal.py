@@ -39,7 +39,7 @@ def test_events_evidence_and_state_survive_reopening(tmp_path: Path) -> None:
 def test_a_file_that_is_not_a_record_is_refused(tmp_path: Path) -> None:
     bad = tmp_path / "notes.sqlite"
     bad.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(JournalError, match="not a usable referee record"):
+    with pytest.raises(JournalError, match="not a referee record"):
         Journal(bad)
 
 
@@ -79,3 +79,35 @@ def test_resume_continues_the_game_in_progress(tmp_path: Path) -> None:
     dark_play = after(played, Side.DARK, (6, 4), "24/14")
     assert signals(t2.see(dark_play)) == ["READY"]
     assert resumed.board == dark_play
+
+
+def test_the_size_bound_removes_the_oldest_evidence_of_finished_matches_first(tmp_path: Path) -> None:
+    """Past its bound the record drops evidence frames: finished matches' first, oldest first, then the
+    current match's finished games'; never the current game's, and never an event."""
+    import os
+
+    def game(j: Journal, match: int, number: int, frames: int, finish: bool) -> list[int]:
+        g = j.start_game(match, number)
+        ids = [
+            j.record(g, Entry("unclear", text=f"{g}.{k}"), evidence=os.urandom(40_000)) for k in range(frames)
+        ]
+        if finish:
+            j.finish_game(g, GameResult(Side.LIGHT, Outcome.SINGLE, 1, 1), (1, 0))
+        return ids
+
+    path = tmp_path / "rec.sqlite"
+    with Journal(path, limit_bytes=1_000_000) as j:
+        old = j.start_match(1, {})
+        old_ids = game(j, old, 1, 8, finish=True)
+        j.finish_match(old)
+        current = j.start_match(3, {})
+        done_ids = game(j, current, 1, 8, finish=True)
+        now_ids = game(j, current, 2, 20, finish=False)  # 36 frames of 40 kB: far past the bound
+        assert all(j.evidence(i) is not None for i in now_ids)  # the game in progress keeps every frame
+        gone = [i for i in old_ids + done_ids if j.evidence(i) is None]
+        assert all(j.pruned(i) for i in gone) and not any(j.pruned(i) for i in now_ids)
+        # oldest first: the finished match's frames, all of them, then the current match's finished game's
+        assert len(gone) > len(old_ids) and gone == (old_ids + done_ids)[: len(gone)]
+        assert j.size_bytes() <= 1_000_000
+        assert sum(len(j.events(g.id)) for g in j.games()) == 36  # every event is kept
+    assert path.stat().st_size <= 1_300_000  # the space went back to the file system

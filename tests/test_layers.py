@@ -40,6 +40,8 @@ SESSION = RULES | {
     "referee.turns",
     "referee.buttons",
     "referee.resume",
+    "referee.recheck",
+    "referee.quiet",
     "referee.session",
     "referee.journal",
     "referee.export",
@@ -55,6 +57,8 @@ MAY_IMPORT: list[tuple[str, set[str]]] = [
     ("calibration", {"bgboard", "vision", "calibration"}),
     ("synthetic", RULES | {"synthetic", "hardware.frames", "hardware.signals"}),
     ("referee.loop", PROJECT - {"bench", "tools", "tests"}),
+    ("referee.feed", PROJECT - {"bench", "tools", "tests"}),
+    ("referee.service", PROJECT - {"bench", "tools", "tests"}),
     ("referee.cli", PROJECT - {"bench", "tools", "tests"}),
     (
         "referee.config",

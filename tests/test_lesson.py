@@ -281,7 +281,7 @@ def test_teach_position_referees_from_the_board_and_keeps_its_own_record(
     assert "set up the position: light bar has 0, expected 1; light 24-point has 2, expected 1" in out
     assert "position set" in out and "light plays 5-1: bar/20 6/5" in out and "legal. dark to roll" in out
     assert not (tmp_path / "unused.sqlite").exists()
-    with Journal.existing(record) as journal:
+    with Journal.reader(record) as journal:
         assert journal.matches()[0].practice
         kinds = [e.kind for e in journal.events(journal.games()[0].id)]
     assert "play" in kinds and "illegal" not in kinds

@@ -10,41 +10,25 @@ and the endless reroll blink slow, so every pin history is exact and no test sle
 
 from __future__ import annotations
 
-import io
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.cli.demo import DemoResult, run_demo
 from referee.journal import Journal
-from synthetic.demo_game import demo_game
 
-TURNS = 2  # setup, the opening roll with its cocked die, one more turn: fast
 GREEN, AMBER, RED, LIGHT, DARK, BUZZER = 17, 27, 22, 5, 6, 18
 BEEPS = {"ROLL_OK": 1, "REROLL": 2, "ILLEGAL": 1}  # DESIGN.md's signal table (game over: 1-3 by result)
 
 
-@dataclass
-class Recorded:
-    folder: Path
-    result: DemoResult
-    log: str
-
-
 @pytest.fixture(scope="module")
-def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
-    folder = tmp_path_factory.mktemp("demo")
-    out = io.StringIO()
-    result = run_demo(
-        folder / "demo.sqlite", shots=demo_game(turns=TURNS), out=out, save_frames=folder / "saved"
-    )
-    return Recorded(folder / "saved", result, out.getvalue())
+def recorded(demo_recording: Any) -> Any:
+    return demo_recording
 
 
-def test_demo_start_through_the_real_pipeline(recorded: Recorded) -> None:
+def test_demo_start_through_the_real_pipeline(recorded: Any) -> None:
     result, log = recorded.result, recorded.log
     assert not result.missed, log
     assert "set up the starting position: light 13-point has 4, expected 5" in log
@@ -59,7 +43,7 @@ def test_demo_start_through_the_real_pipeline(recorded: Recorded) -> None:
     with Journal(recorded.folder.parent / "demo.sqlite") as journal:
         kinds = [e.kind for e in journal.events(journal.games()[0].id)]
     assert kinds[:2] == ["setup", "reroll"] and "play" in kinds
-    frames = sorted((recorded.folder / "frames").glob("*.png"))
+    frames = sorted((recorded.folder / "frames").glob("*.jpg"))
     assert len(frames) == result.frames
     assert (recorded.folder / "replay.toml").is_file() and (recorded.folder / "profile.json").is_file()
 
@@ -89,7 +73,7 @@ def patterns_for_tests() -> Any:
 
 
 def test_replay_with_gpio_on_mock_pins_gives_the_demo_verdicts(
-    recorded: Recorded, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    recorded: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory, MockPWMPin

@@ -464,7 +464,7 @@ def test_referee_run_names_the_pairs_from_its_config(
     )
     assert main(["run", "--config", str(config), "--no-keys"]) == 0
     assert "Ann moves for light (Ann & Bo), Cy moves for dark (Cy & Di)" in capsys.readouterr().out
-    with Journal.existing(tmp_path / "club.sqlite") as journal:
+    with Journal.reader(tmp_path / "club.sqlite") as journal:
         match = journal.matches()[0]
     assert (match.light_name, match.dark_name, match.length) == ("Ann & Bo", "Cy & Di", 3)
 
@@ -521,7 +521,7 @@ def test_referee_run_voids_a_game_both_players_agree_on_after_a_pause(
     assert told == sorted(told), out
     assert "before light's 3-1 could not be restored; both players agreed" in out
     assert "game 2" in out[told[-1] :]
-    with Journal.existing(tmp_path / "house.sqlite") as journal:
+    with Journal.reader(tmp_path / "house.sqlite") as journal:
         games = journal.games()
         assert games[0].void and games[0].points is None and len(games) == 2
         kinds = [e.kind for e in journal.events(games[0].id)]

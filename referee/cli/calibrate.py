@@ -9,6 +9,10 @@ from four ArUco markers (``referee markers``) or the board's outline. ``--start`
 the starting position and finds the orientation from it; ``--known LAYOUT.json`` gives any position in
 the image-layout form of labels.json (``top``, ``bottom``, ``bar``) and takes the orientation from
 ``--orientation``, by default the start position's own when the layout is the start, else bottom-right.
+
+A calibration is right or refused: one whose profile reads its own frame back wrong, whose known
+position fits the frame poorly, or whose --orientation contradicts what --start found is an error that
+names the cause, and the profile is not written (an old one stays as it was). --force writes it anyway.
 """
 
 from __future__ import annotations
@@ -49,19 +53,20 @@ def add_parser(sub: Any) -> None:
         "--orientation", choices=ORIENTATIONS, help="image corner of light's home board (see above)"
     )
     p.add_argument("-o", "--output", required=True, help="where to write the profile")
+    p.add_argument(
+        "--force", action="store_true", help="write the profile even when the checks above refuse it"
+    )
     p.set_defaults(run=run)
 
 
 def load_image(path: str) -> np.ndarray:
-    """A colour frame from a file, or CommandError saying why not."""
-    import cv2
+    """A whole colour frame from a file, or CommandError saying why not (a cut-off JPEG is refused)."""
+    from hardware.image_file import ImageFileError, read_image
 
-    if not Path(path).is_file():
-        raise CommandError(f"no such image: {path}")
-    frame = cv2.imread(path, cv2.IMREAD_COLOR)
-    if frame is None:
-        raise CommandError(f"cannot read {path} as an image (JPEG, PNG ...): is the file complete?")
-    return frame
+    try:
+        return read_image(path)
+    except ImageFileError as e:
+        raise CommandError(str(e)) from None
 
 
 def load_layout(path: str) -> ImageLayout:
@@ -108,22 +113,43 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"corners {corners} lie outside the {w}x{h} image")
     orientation = Orientation(args.orientation) if args.orientation else None
     try:
+        # with --start the frame says the orientation; a given one is checked against it, not obeyed
         profile = calibrate(
-            frame, corners, known=layout, start=args.start, orientation=orientation, source=args.image
+            frame,
+            corners,
+            known=layout,
+            start=args.start,
+            orientation=None if args.start else orientation,
+            source=args.image,
         )
     except CalibrationError as e:
         raise CommandError(str(e)) from None
+    problems = list(profile.notes)
+    if args.start and orientation is not None and orientation is not profile.orientation:
+        problems.append(
+            f"--orientation {orientation.value} contradicts the starting position in the frame, whose "
+            f"checkers put light's home at {profile.orientation.value}"
+        )
+        if args.force:
+            profile.orientation = orientation
+    if problems and not args.force:
+        shown = "; ".join(problems[:3]) + (f"; and {len(problems) - 3} more" if len(problems) > 3 else "")
+        raise CommandError(
+            f"calibration refused, {args.output} not written: {shown}. Check the corners and the position "
+            "(or give --force to write it anyway)"
+        )
+    profile.notes = problems
     try:
         profile.save(args.output)
     except OSError as e:
         raise CommandError(f"cannot write {args.output}: {e.strerror}") from None
     g = profile.geometry
-    found = "found from the start position" if args.start and not args.orientation else "given or default"
+    found = "found from the start position" if args.start else "given or default"
     where = " ".join(f"{x:.0f},{y:.0f}" for x, y in corners)
     print(
         f"calibrated {args.output}: field corners {how} ({where}), orientation {profile.orientation.value} "
         f"({found}), {g.slots} checkers to a column, bar {g.bar_x1 - g.bar_x0:.0f} of {g.width} px"
     )
     for note in profile.notes:
-        print(f"warning: {note}")
+        print(f"warning (--force): {note}")
     return 0

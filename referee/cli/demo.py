@@ -44,6 +44,10 @@ VARIANTS = ("pairs", "coaching", "teach", "monitor")
 PAIRS = TableSetup(Variation.PAIRS, ("Ann", "Bo"), ("Cy", "Di"))
 LESSON_TO = 4  # the teaching demo replays the demo game's first plays ...
 LESSON_POSITION = 5  # ... then sets up the position before this play, its roll given
+# JPEG quality of saved frames: the raw ones are read by the referee (at 92 a die's pips blur enough
+# that the dice reader asks about a throw), the annotated ones only by people
+FRAME_QUALITY = 97
+ANNOTATED_QUALITY = 85
 
 
 @dataclass
@@ -137,6 +141,17 @@ def run(args: argparse.Namespace) -> int:
             check_pin(pin)
         except PinError as e:
             raise CommandError(f"{PIN_VARIABLE}: {e}") from None
+    # everything the demo writes is checked before the game, not found unwritable after it
+    for what, path in (("--mat", args.mat), ("--save-frames", args.save_frames), ("--video", args.video)):
+        if path is not None and not _writable_folder(path.parent):
+            raise CommandError(f"{what} {path}: cannot write in {path.parent or '.'}; name a writable folder")
+    from referee.journal import Journal, JournalError
+
+    try:
+        Journal(record).close()
+    except JournalError as e:
+        raise CommandError(str(e)) from None
+
     result = run_demo(
         record,
         plan=plan(args.variant, args.turns),
@@ -187,6 +202,14 @@ def teach_plan() -> Plan:
     shots = variant_games.position_shots(step.before, after, step.mover)
     parts = [Part(variant_games.lesson_shots(replay.steps), lesson=replay), Part(shots, lesson=position)]
     return Plan(parts, match_length=None, table=TableSetup(Variation.LESSON))
+
+
+def _writable_folder(folder: Path) -> bool:
+    """Whether files can be made in ``folder`` (or in the nearest folder above it that exists)."""
+    folder = folder.resolve()
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
 
 
 def run_demo(
@@ -344,6 +367,8 @@ def _frames(
         wait = WAIT_FRAMES if misses_in_a_row < 2 else 0
         while k < shot.frames or (shot.expect and not seen and k < shot.frames + wait):
             frame = table.frame(shot, min(k, shot.frames - 1), shot_index, index)
+            if writer:
+                frame = writer.as_saved(frame)  # the referee judges the very frame a replay reads
             yield frame
             says = loop.said
             result.says += says
@@ -391,6 +416,8 @@ def _write_mat(journal: Any, session: Session, path: Path, result: DemoResult, o
         result.mat = path
     except ExportError as e:
         print(f"  no .mat written: {e}", file=out)
+    except OSError as e:
+        print(f"  no .mat written: cannot write {path}: {e.strerror or e}", file=out)
 
 
 class _FrameWriter:
@@ -407,6 +434,7 @@ class _FrameWriter:
 
     def __init__(self, folder: Path | None, video: Path | None, profile: Any) -> None:
         self.folder = folder
+        self.jpeg = b""  # the frame in hand as saved
         self.video_path = video
         self.video: Any = None
         self.times: list[str] = []
@@ -420,12 +448,25 @@ class _FrameWriter:
             profile.save(folder / "profile.json")
             (folder / "replay.toml").write_text(_replay_config(folder))
 
+    def as_saved(self, frame: Frame) -> Frame:
+        """The frame as its JPEG file gives it back (a replay then reads exactly what the demo judged)."""
+        import cv2
+
+        from hardware.frames import Frame
+
+        ok, data = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, FRAME_QUALITY])
+        if not ok:
+            return frame
+        self.jpeg = data.tobytes()
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        return frame if image is None else Frame(image, frame.timestamp, frame.index, frame.lores)
+
     def add(self, frame: Frame, caption: str, settled: bool, says: Sequence[Say]) -> None:
         import cv2
 
         if self.folder is not None:
-            name = f"frame_{frame.index:05d}.png"
-            cv2.imwrite(str(self.folder / "frames" / name), frame.image)
+            name = f"frame_{frame.index:05d}.jpg"
+            (self.folder / "frames" / name).write_bytes(self.jpeg)
             self.times.append(f"{name} {frame.timestamp:.3f}")
         # presses of the last frame were handed to the referee with this one: recorded with its time
         self.buttons += [f"{frame.timestamp:.3f} {b.name}" for b in self.handed]
@@ -453,7 +494,8 @@ class _FrameWriter:
         cv2.putText(img, text[:120], (10, 48), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colour, 1, cv2.LINE_AA)
         cv2.circle(img, (w - 20, 20), 9, (60, 200, 60) if settled else (0, 170, 255), -1)
         if self.folder is not None:
-            cv2.imwrite(str(self.folder / "annotated" / f"frame_{frame.index:05d}.png"), img)
+            path = self.folder / "annotated" / f"frame_{frame.index:05d}.jpg"
+            cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, ANNOTATED_QUALITY])
         if self.video_path is not None:
             if self.video is None:
                 fourcc = cv2.VideoWriter.fourcc(

@@ -65,18 +65,10 @@ def _load_quad(path: str) -> tuple[np.ndarray, Profile]:
 
 
 def _load(path: str) -> np.ndarray:
-    """The image at ``path``; ValueError saying what is wrong when there is none."""
-    import cv2
-    import numpy as np
+    """The image at ``path``; ValueError saying what is wrong when there is none (or only part of one)."""
+    from hardware.image_file import read_image
 
-    try:
-        data = np.fromfile(path, dtype=np.uint8)
-    except OSError as e:
-        raise ValueError(f"cannot open the file ({e.strerror or e}); check the path") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise ValueError("cannot read this file as an image (empty, corrupt or not a picture)")
-    return image
+    return read_image(path)
 
 
 def _text(path: str, data: dict[str, Any]) -> str:

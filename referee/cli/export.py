@@ -24,7 +24,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.journal import Journal, JournalError
 
     try:
-        with Journal.existing(args.record) as journal:
+        with Journal.reader(args.record) as journal:
             if args.game is not None:
                 game = journal.require_game(args.game)
                 text = write_match_mat(journal, game.match_id, game.id)

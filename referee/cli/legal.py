@@ -55,25 +55,44 @@ def plays_json(position_id: str, dice: tuple[int, int]) -> dict[str, Any]:
     }
 
 
+EXPECTED = 'expected one JSON object a line: {"position_id": "4HPwATDgc/ABMA", "dice": [3, 1]}'
+
+
 def _query(line: str) -> dict[str, Any]:
+    """The answer to one line of a batch: the plays, or ``{"error": ...}`` saying what is wrong."""
+    try:
+        return plays_json(*_parse_query(line))
+    except ValueError as e:
+        return {"error": f"{e}; {EXPECTED}"}
+
+
+def _parse_query(line: str) -> tuple[str, tuple[int, int]]:
+    """The Position ID and the dice of one batch line, or ValueError in words a caller can act on."""
+    if not line.strip():
+        raise ValueError("the line is empty")
     try:
         data = json.loads(line)
-        position_id = data["position_id"]
-        d1, d2 = data["dice"]
-        if not all(isinstance(d, int) and 1 <= d <= 6 for d in (d1, d2)):
-            raise ValueError(f"dice must be two integers 1..6, got {data['dice']!r}")
-        return plays_json(position_id, (d1, d2))
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-        reason = f"missing key {e}" if isinstance(e, KeyError) else str(e)
-        return {"error": f'{reason}; expected {{"position_id": "...", "dice": [d1, d2]}}'}
+    except json.JSONDecodeError:
+        raise ValueError("the line is not JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("the line is JSON but not an object")
+    missing = [key for key in ("position_id", "dice") if key not in data]
+    if missing:
+        raise ValueError(f"the object has no {' and no '.join(missing)}")
+    position_id, dice = data["position_id"], data["dice"]
+    if not isinstance(position_id, str):
+        raise ValueError(f"position_id must be a string, not {json.dumps(position_id)}")
+    # bool is an int to Python; true is no die
+    if not isinstance(dice, list) or len(dice) != 2 or not all(type(d) is int and 1 <= d <= 6 for d in dice):
+        raise ValueError(f"dice must be two whole numbers 1..6, not {json.dumps(dice)}")
+    return position_id, (dice[0], dice[1])
 
 
 def run_batch(lines: TextIO, out: TextIO) -> int:
+    """One JSON line out for every line in, blank or bad lines included, so answers pair with queries."""
     for line in lines:
-        if not line.strip():
-            continue
         out.write(json.dumps(_query(line)) + "\n")
-    out.flush()
+        out.flush()  # a caller waiting on each answer must get it now
     return 0
 
 

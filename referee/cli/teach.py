@@ -184,12 +184,13 @@ def run(args: argparse.Namespace) -> int:
 
 def teach(config_path: Path, lesson: Lesson, record: Path | None, keys: bool = True) -> int:
     from hardware.console_signals import ConsoleSignals
-    from hardware.frames import FrameSourceError, SourceSpecError
+    from hardware.frames import Frame, FrameSourceError, SourceSpecError
     from hardware.picamera import CameraSettings, CameraSettingsError
     from hardware.sources import open_signals, open_source
     from referee.config import RefereeConfigError, load_config
+    from referee.feed import Feed
     from referee.journal import Journal, JournalError
-    from referee.loop import FrameLoop, LatestFrames, Pipeline
+    from referee.loop import FrameLoop, Pipeline
     from referee.session import Session, SessionOptions
     from referee.variations import TableSetup, Variation
     from vision.board_reader import BoardReader
@@ -224,15 +225,16 @@ def teach(config_path: Path, lesson: Lesson, record: Path | None, keys: bool = T
         signals.read_keys()
     spec = config.hardware.camera.source
     live = not spec.startswith("replay:") and not Path(spec).exists()
-    frames = LatestFrames(source) if live else iter(source)
+    feed = Feed(live=live)  # a live camera on a thread of its own, the newest frame kept
+    feed.start(source)
+    frames = (item for item in feed if isinstance(item, Frame))
     print(lesson.instructions(), flush=True)
     try:
         n = loop.run(until_over(frames, session))
     except FrameSourceError as e:
         raise CommandError(f"the camera stopped: {e}") from None
     finally:
-        if isinstance(frames, LatestFrames):
-            frames.close()
+        feed.close()  # the capture thread is joined before the camera closes
         source.close()
         signals.close()
         if journal is not None:
