@@ -50,6 +50,8 @@ DETECT_HEAT = 0.3
 # At most this many candidates are read: a table holds four dice and a cube; a photograph, more.
 MAX_CANDIDATES_FIELD = 8
 MAX_CANDIDATES = 40
+# At most this many patches of change are read where the detector saw nothing (those most like a die).
+MAX_PATCHES = 4
 # On a field, a die is read (and judged) as at least this many times the die side the field implies:
 # the value reader, trained beside a detector that erred large, calls a tight crop of a flat die
 # cocked, and the fast detector errs small on small dice.
@@ -358,7 +360,9 @@ def _proposals(image: np.ndarray, quad: np.ndarray | None, still: Still | None) 
     for blob in blobs:
         if len(blob.centres) == 2:
             kept = [c for c in kept if not _between(c, blob.centres)]
-    patches = [centre for blob in blobs for centre in blob.centres]
+    # a throw brings two dice (or one and one thrown again): more patches than a few are a hand's or a
+    # play's, and each costs a read
+    patches = [centre for blob in blobs for centre in blob.centres][:MAX_PATCHES]
     for x, y in patches:
         if all(math.hypot(x - c.x, y - c.y) > 0.6 * die_side for c in kept):
             kept.append(dice_model.Candidate(x, y, least, HOT))
