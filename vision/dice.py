@@ -235,10 +235,10 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     bring "not a die" under 1 - DIE_PROBABILITY) or plainly reads (one class at SURE_READ or more)
     keeps its first look; the rest are read again as ``dice_model.read`` does by default (two turns).
     """
-    probs = dice_model.read(image, cands, turns=1)
+    probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
     if again:
-        probs[again] = dice_model.read(image, [cands[i] for i in again])
+        probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
     return probs
 
 
@@ -262,7 +262,7 @@ def _recentred(
         for dy in (-1, 0, 1)
         if dx or dy
     ]
-    looks = dice_model.read(image, moved).reshape(len(hot), 8, 8)
+    looks = dice_model.read(image, moved, on_board=True).reshape(len(hot), 8, 8)
     cands, probs = list(cands), probs.copy()
     flat = np.argmax(looks[:, :, 1:], axis=2) < 6  # the likeliest die class is a face, not "cocked"
     looks[~flat, 0] = 1.0

@@ -40,10 +40,21 @@ class Candidate:
         return (self.x - h, self.y - h, self.x + h, self.y + h)
 
 
-@lru_cache(maxsize=2)
-def nets(folder: Path = MODELS) -> OnnxNet:
-    """The value network of ``folder``."""
-    return OnnxNet(folder / "dice_value.onnx", "dice value model")
+# Two readers of one design: one learned from photographs of dice on a table, one that went on from it
+# with real dice pasted onto real boards (a board's points, checkers and rims around the die). Each
+# reads best what it learned: the board reader misreads more of the photographs, the photograph
+# reader more of the dice thrown onto a board.
+PHOTO_READER, BOARD_READER = "dice_value.onnx", "dice_value_board.onnx"
+
+
+@lru_cache(maxsize=4)
+def nets(folder: Path = MODELS, name: str = PHOTO_READER) -> OnnxNet:
+    """The value network ``name`` of ``folder`` (a folder with only the photograph reader uses it for
+    both)."""
+    path = folder / name
+    if not path.exists() and name == BOARD_READER:
+        path = folder / PHOTO_READER
+    return OnnxNet(path, "dice value model")
 
 
 def _blob(img: np.ndarray) -> np.ndarray:
@@ -66,13 +77,15 @@ def read(
     turns: int = 2,
     scales: tuple[float, ...] = (1.0,),
     mirror: bool = False,
+    on_board: bool = False,
 ) -> np.ndarray:
     """Class probabilities (N, 8) for each candidate: 0 "not a die", 1..6 the top face, 7 cocked.
 
     Each crop is read ``turns`` times, turned by multiples of 90 / turns degrees, at each of
     ``scales`` times the detected side, and with ``mirror`` also mirrored; the probabilities are
     averaged: the detector's size is rough, and a face read the same way whichever way up (a die's
-    faces look the same in a mirror) is a surer read.
+    faces look the same in a mirror) is a surer read. ``on_board``: the dice lie on a calibrated
+    board (the board reader reads them), else in a photograph.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
@@ -86,7 +99,8 @@ def read(
     if mirror:
         crops = [v for c in crops for v in (c, c[:, ::-1])]
         looks *= 2
-    n = nets(MODELS)  # read at call time, so that a benchmark can point MODELS at another folder
+    # looked up at call time, so that a benchmark can point MODELS at another folder
+    n = nets(MODELS, BOARD_READER if on_board else PHOTO_READER)
     with n.lock:
         n.net.setInput(_blob(np.stack(crops)))
         logits = n.net.forward()
