@@ -85,8 +85,8 @@ def test_the_settle_gate_watches_the_cameras_small_stream() -> None:
     class Reader:
         rectifier = None
 
-        def read(self, frame: object, *, expected: object = None) -> object:
-            return reading(START)
+        def read(self, frame: object, *, expected: object = None, **still: object) -> object:
+            return reading(START)  # the turn's still frame (``before``, ``same_board``) changes nothing
 
     rng = np.random.default_rng(0)
     still = np.zeros((240, 320), np.uint8)
