@@ -10,13 +10,11 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 from conftest import DemoRecording
-from test_record import damage
+from test_record import another_referee, damage
 from test_service import REFEREE, config_for
 
 from referee.cli import main
@@ -59,31 +57,10 @@ def test_a_record_in_use_by_another_referee_and_a_crashed_one(
     """The second referee is refused with a message naming the first; a referee killed with -9 leaves
     no lock behind."""
     record = tmp_path / "record.sqlite"
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            textwrap.dedent(
-                f"""
-                import sys, time
-                from referee.record_lock import RecordLock
-                lock = RecordLock({str(record)!r})
-                print("locked", flush=True)
-                time.sleep(60)
-                """
-            ),
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
     cfg = config_for(demo_recording, tmp_path)
-    try:
+    with another_referee(record) as holder:
         assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
         one_line_error(capsys, "in use by another referee", f"pid {holder.pid}")
-    finally:
-        holder.kill()
-        holder.wait()
     assert main(["run", "--config", str(cfg), "--no-keys"]) == 0  # the dead one's lock is gone
 
 

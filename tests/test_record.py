@@ -3,12 +3,14 @@ evidence frames taken out for a dispute."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,8 +53,10 @@ def test_a_damaged_record_is_one_line_for_its_readers(
     one_line_error(capsys)
 
 
-def test_one_record_one_referee_and_a_crash_leaves_no_lock(tmp_path: Path) -> None:
-    record = tmp_path / "record.sqlite"
+@contextlib.contextmanager
+def another_referee(record: Path) -> Iterator[subprocess.Popen[str]]:
+    """A process holding ``record``'s lock as a referee would, killed with -9 (no clean-up of any kind)
+    when the block ends."""
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -70,13 +74,20 @@ def test_one_record_one_referee_and_a_crash_leaves_no_lock(tmp_path: Path) -> No
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
     try:
-        with pytest.raises(RecordInUse, match=f"in use by another referee \\(pid {holder.pid} on "):
-            RecordLock(record)
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        yield holder
     finally:
-        holder.kill()  # kill -9: no clean-up of any kind
+        holder.kill()
         holder.wait()
+
+
+def test_one_record_one_referee_and_a_crash_leaves_no_lock(tmp_path: Path) -> None:
+    record = tmp_path / "record.sqlite"
+    with another_referee(record) as holder:
+        in_use = f"in use by another referee \\(pid {holder.pid} on "
+        with pytest.raises(RecordInUse, match=in_use):
+            RecordLock(record)
     with RecordLock(record):  # the kernel dropped the dead one's lock
         pass
 
