@@ -243,18 +243,26 @@ class MatchRow:
 class Journal:
     """The record store. ``path`` may be ``":memory:"`` for tests.
 
-    ``readonly`` opens an existing record without writing to it (see :meth:`reader`); ``limit_bytes``
-    (None: no bound) is the size past which old evidence is removed (see the module doc).
+    ``readonly`` opens an existing record without writing to it (see :meth:`reader`; ``live``: another
+    process is writing it as it is read); ``limit_bytes`` (None: no bound) is the size past which old
+    evidence is removed (see the module doc).
     """
 
-    def __init__(self, path: str | Path, *, limit_bytes: int | None = None, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        limit_bytes: int | None = None,
+        readonly: bool = False,
+        live: bool = False,
+    ) -> None:
         self.path = str(path)
         self.limit_bytes = limit_bytes
         self._pruning_warned = False  # the bound could not be kept: said once
         self.written = 0  # transactions committed since opening (a failing disk shows as none)
         try:
             if readonly:
-                self._db = self._open_readonly(Path(path))
+                self._db = self._open_readonly(Path(path), live)
             else:
                 self._db = self._open_to_write()
         except sqlite3.DatabaseError as e:
@@ -263,10 +271,12 @@ class Journal:
             raise JournalError(f"cannot create the record {self.path}: {e.strerror or e}") from None
 
     @classmethod
-    def reader(cls, path: str | Path) -> Journal:
+    def reader(cls, path: str | Path, *, live: bool = False) -> Journal:
         """Opens an existing record read-only: nothing is written to it, and a file that is not a
-        record (empty, another program's SQLite file, not SQLite at all) is refused."""
-        return cls(path, readonly=True)
+        record (empty, another program's SQLite file, not SQLite at all) is refused. ``live``: the
+        record is being written as it is read (the console beside the referee): what is written later
+        is seen."""
+        return cls(path, readonly=True, live=live)
 
     def _open_to_write(self) -> sqlite3.Connection:
         if self.path != ":memory:":
@@ -290,13 +300,13 @@ class Journal:
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         return db
 
-    def _open_readonly(self, file: Path) -> sqlite3.Connection:
+    def _open_readonly(self, file: Path, live: bool = False) -> sqlite3.Connection:
         if not file.is_file():
             raise JournalError(f"{file} does not exist: name the record that `referee run` or `demo` wrote")
         if file.stat().st_size == 0:
             raise JournalError(f"{file} is empty: it is not a referee record")
         uri = f"file:{quote(str(file.resolve()))}?mode=ro"
-        if not Path(f"{file}-wal").exists() and not writer_holds(file):
+        if not live and not Path(f"{file}-wal").exists() and not writer_holds(file):
             # closed and nobody writing it: read it as it lies, without the -shm and -wal files SQLite
             # would otherwise make beside it
             uri += "&immutable=1"

@@ -280,6 +280,21 @@ def test_the_record_history_and_match_file_are_served_read_only(tmp_path: Path) 
         assert PIN.encode() not in record.read_bytes()
 
 
+def test_the_console_sees_what_the_referee_writes_after_it_opened_the_record(tmp_path: Path) -> None:
+    """The console may open the record while nobody writes it yet (no write-ahead log beside it): a
+    record read as it lies would never show the games written later."""
+    from referee.journal import Journal
+
+    path = tmp_path / "record.sqlite"
+    Journal(path).close()  # what `referee demo` does first: checks the record can be made
+    reader = Journal.reader(path, live=True)
+    assert reader.matches() == []
+    with Journal(path) as writer:
+        writer.start_match(3, {})
+        assert [m.length for m in reader.matches()] == [3]
+    reader.close()
+
+
 def test_the_console_reads_the_record_without_ever_writing_it(tmp_path: Path) -> None:
     from referee.journal import Journal, JournalError
 

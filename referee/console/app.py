@@ -92,7 +92,7 @@ class Context:
     def journal(self) -> Journal | None:
         """The record, opened read-only on first use (None when the referee keeps none)."""
         if self._journal is None and self.record is not None and self.record.is_file():
-            self._journal = Journal(self.record, readonly=True)
+            self._journal = Journal.reader(self.record, live=True)
         return self._journal
 
     def close(self) -> None:

@@ -1,7 +1,7 @@
 """The record as the console shows it: every match, game and call, the frames kept as evidence, and
 the positions of each game in the notations gnubg and eXtreme Gammon read.
 
-The console opens the record read-only (:class:`~referee.journal.Journal` with ``readonly=True``), on a
+The console opens the record read-only (:meth:`~referee.journal.Journal.reader` with ``live=True``), on a
 connection of its own: it never writes to it, and never holds up the referee writing it.
 
     >>> from bgboard.layout import Side
