@@ -30,13 +30,16 @@ PAD = 5  # px of table kept around a die's box when it is cut out
 
 @dataclass(frozen=True)
 class Cutout:
-    """A die cut out of a photograph: its pixels, its mask (0..1), its top face and its side in pixels."""
+    """A die cut out of a photograph: its pixels, its mask (0..1), its top face, its side in pixels and
+    the angle its edges lie at in the photograph (degrees, as ``cv2.minAreaRect`` gives it: pasting it
+    turned by that much lays its edges square to the frame)."""
 
     image: np.ndarray
     alpha: np.ndarray
     value: int
     side: float
     source: str
+    angle: float = 0.0
 
 
 def labelled(labels_csv: Path) -> dict[str, list[tuple[int, float, float, float, float]]]:
@@ -74,7 +77,14 @@ def _cut(image: np.ndarray, value: int, box: list[float], source: str) -> Cutout
     if mask.sum() < 0.45 * side * side * 255:
         mask = _outlined_square(crop, centre, side)
     alpha = cv2.GaussianBlur(cv2.erode(mask, np.ones((2, 2), np.uint8)).astype(np.float32) / 255, (3, 3), 0.7)
-    return Cutout(crop, alpha, value, side, source)
+    # the labelled box of a die lying turned is wider than the die: its side and angle are the mask's
+    points = cv2.findNonZero((alpha > 0.5).astype(np.uint8))
+    angle = 0.0
+    if points is not None and len(points) >= 5:
+        (_, _), (w, h), angle = cv2.minAreaRect(points)
+        if min(w, h) > 0.5 * side:
+            side = (w + h) / 2
+    return Cutout(crop, alpha, value, side, source, float(angle))
 
 
 def _table_colour(crop: np.ndarray) -> np.ndarray:

@@ -99,6 +99,11 @@ class RealTable:
         p = self.to_image @ np.array([u, v, 1.0])
         return float(p[0] / p[2]), float(p[1] / p[2])
 
+    def field_at(self, x: float, y: float) -> tuple[float, float]:
+        """The field's unit-square coordinates of image point (``x``, ``y``)."""
+        p = np.linalg.solve(self.to_image, np.array([x, y, 1.0]))
+        return float(p[0] / p[2]), float(p[1] / p[2])
+
 
 def _painted_out(image: np.ndarray, centres: Sequence[Sequence[float]], radius: float) -> np.ndarray:
     mask = np.zeros(image.shape[:2], np.uint8)
@@ -173,9 +178,10 @@ def _against(
         gap = math.sqrt(2)
     else:
         gap = 1.0
-    # the two dice touch, or lie a hair apart; the field is about 0.9 as high as it is wide
-    d = side_u * (sizes[0] + sizes[1]) / 2 * gap * rng.uniform(1.0, 1.08)
-    second = (first[0] + d * math.cos(a), first[1] + d * math.sin(a) / 0.9)
+    # the two dice touch, or lie a hair apart, measured in the image where they are pasted
+    d = t.die_side() * (sizes[0] + sizes[1]) / 2 * gap * rng.uniform(1.0, 1.05)
+    x, y = t.image_at(*first)
+    second = t.field_at(x + d * math.cos(a), y + d * math.sin(a))
     return second if _free(t, *second, side_u * sizes[1], []) else None
 
 
@@ -278,12 +284,24 @@ def render_throw(
     frame = base
     _tick(frame, t, rng)
     light = float(rng.uniform(0.8, 1.05))
+    edges = _pair_edges(t, throw) if throw.kind == "touching" else None
     for (u, v, size), value in zip(throw.spots, throw.values, strict=True):
         die = dice[value][int(rng.integers(len(dice[value])))]
         x, y = t.image_at(u, v)
-        turn = throw.turn if throw.kind == "touching" else float(rng.uniform(0, 90))
+        # a touching pair lies edge to edge: each die turned so that its own edges follow the pair's
+        turn = die.angle - edges if edges is not None else float(rng.uniform(0, 90))
         paste(frame, die, (x, y), t.die_side() * size, turn, rng, light=light)
     return _camera(frame, rng), _camera(before, rng)
+
+
+def _pair_edges(t: RealTable, throw: Throw) -> float:
+    """The angle (degrees, image axes) the edges of a touching pair lie at: along the line between the
+    two dice when they lie side by side, 45 degrees off it when they touch corner to corner."""
+    (u0, v0, s0), (u1, v1, s1) = throw.spots[:2]
+    (x0, y0), (x1, y1) = t.image_at(u0, v0), t.image_at(u1, v1)
+    along = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    apart = math.hypot(x1 - x0, y1 - y0) / (t.die_side() * (s0 + s1) / 2)
+    return along - 45.0 if apart > 1.25 else along
 
 
 def _camera(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
