@@ -49,3 +49,15 @@ def demo_recording(tmp_path_factory: pytest.TempPathFactory) -> DemoRecording:
     out = io.StringIO()
     result = run_demo(folder / "demo.sqlite", shots=demo_game(turns=2), out=out, save_frames=folder / "saved")
     return DemoRecording(folder / "saved", result, out.getvalue())
+
+
+def one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
+    """The one line a command wrote to stderr for bad input (no traceback), holding every one of
+    ``words``."""
+    err = capsys.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert "Traceback" not in err
+    for word in words:
+        assert word in lines[0], lines[0]
+    return lines[0]

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from conftest import one_line_error
 
 from bgboard.layout import Board, ImageLayout, Orientation
 from calibration.field import FieldNotFound, find_field, find_markers, marker_sheet, parse_corners
@@ -335,14 +336,6 @@ def test_the_bar_ends_where_its_colour_does_not_where_the_columns_stop_changing(
     lab[:, 142:148, :] = 200
     lab[:, 160] = 120  # a seam down the bar's middle
     assert find_bar(lab) == (148.0, 172.0)
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
-    err = capsys.readouterr().err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in err, err
-    assert all(word in lines[0] for word in words), lines[0]
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -13,22 +13,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import DemoRecording
+from conftest import DemoRecording, one_line_error
 from test_record import another_referee, damage
 from test_service import REFEREE, config_for
 
 from referee.cli import main
 from referee.journal import Journal
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
-    err = capsys.readouterr().err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def test_a_record_locked_by_another_program(

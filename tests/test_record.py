@@ -14,21 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import DemoRecording
+from conftest import DemoRecording, one_line_error
 
 from referee.cli import main
 from referee.journal import Journal
 from referee.record_lock import RecordInUse, RecordLock
-
-
-def one_line_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
-    err = capsys.readouterr().err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert "Traceback" not in err
-    for word in words:
-        assert word in lines[0], lines[0]
-    return lines[0]
 
 
 def damage(record: Path) -> None:
