@@ -158,8 +158,9 @@ def test_the_page_follows_a_demo_game_live(browser: Any) -> None:
         assert ids == list(range(ids[0], ids[0] + len(ids))) and ids[-1] == len(said)
         assert [text for _, text in shown] == said[ids[0] - 1 :]
         assert len(shown) >= min(len(said), 30)  # the page joined late: it still shows the last 30
-        history = page.inner_text("#history")
-        assert "game 1" in history and "download .mat" in history
+        # the page loads the history 0.8 s after the last sentence it heard: wait for it
+        expect(page.locator("#history")).to_contain_text("game 1")
+        expect(page.locator("#history")).to_contain_text("download .mat")
         page.close()
     finally:
         demo.send_signal(signal.SIGINT)
