@@ -44,6 +44,24 @@ def test_two_dice_lying_together_are_one_patch_with_two_centres() -> None:
     assert still.blobs(still.changed(cube)) == []
 
 
+def test_two_small_dice_lying_together_are_told_from_one_big_die() -> None:
+    """Two small dice side by side change as much of the table as one big die, but in a longer patch:
+    that patch has two centres (the reads decide which it is), a square one has one."""
+    board = np.full((300, 400, 3), 90, np.uint8)
+    still = Still.of(board, (0, 0, 400, 300), die_side=20.0)
+    pair = board.copy()
+    pair[142:158, 184:200] = 240  # two dice 0.8 of a standard side, lying against each other
+    pair[142:158, 200:216] = 200
+    (blob,) = still.blobs(still.changed(pair))
+    assert blob.one_or_two and 14 < blob.width < 20
+    xs = sorted(x for x, _ in blob.centres)
+    assert abs(xs[0] - 192) < 4 and abs(xs[1] - 208) < 4
+    big = board.copy()
+    big[139:161, 189:211] = 240  # one die 1.1 sides across: about the same area, square
+    (blob,) = still.blobs(still.changed(big))
+    assert not blob.one_or_two and len(blob.centres) == 1
+
+
 def test_a_change_of_light_over_the_whole_table_says_nothing() -> None:
     board = np.full((300, 400, 3), 90, np.uint8)
     still = Still.of(board, (0, 0, 400, 300), die_side=20.0)

@@ -48,6 +48,11 @@ TWO_DICE = 4.5
 TYPICAL = 1.8
 # Two dice lying against each other make a blob at least this much longer than wide.
 ELONGATED = 1.45
+# Two small dice lying against each other make a patch one big die could make, but longer: at least
+# PAIR_AREA die areas and PAIR_ELONGATED times longer than wide. A die alone, even with its shadow, is
+# squarer than that; such a patch is read both ways and the reads decide (``vision.dice``).
+PAIR_AREA = 1.5
+PAIR_ELONGATED = 1.55
 
 
 class StillError(ValueError):
@@ -60,6 +65,12 @@ class Blob:
 
     centres: tuple[tuple[float, float], ...]
     area: float  # in die areas
+    width: float = 0.0  # the patch's short side in image px: about a die's side and the blur's spread
+
+    @property
+    def one_or_two(self) -> bool:
+        """Two centres in a patch one big die could make: two small dice, or one die, as the reads say."""
+        return len(self.centres) == 2 and self.area <= ONE_DIE[1]
 
 
 @dataclass(frozen=True)
@@ -130,13 +141,16 @@ class Still:
             points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
             dice: list[tuple[float, float]] | None
             if area <= ONE_DIE[1]:
-                dice = [(float(centres[k][0]), float(centres[k][1]))]
+                pair = _two(points, PAIR_ELONGATED) if area >= PAIR_AREA else None
+                dice = pair or [(float(centres[k][0]), float(centres[k][1]))]
             else:
-                dice = _two(points)
+                dice = _two(points, ELONGATED)
                 if dice is None:
                     continue  # one square patch bigger than a die: the cube, a cup's base, a hand's shadow
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
-            found.append(Blob(tuple((float(x), float(y)) for x, y in back), float(area)))
+            (_, _), (w, h), _ = cv2.minAreaRect(points)
+            at = tuple((float(x), float(y)) for x, y in back)
+            found.append(Blob(at, float(area), float(min(w, h)) / self.scale))
         return sorted(found, key=lambda b: abs(b.area / len(b.centres) - TYPICAL))
 
     def to_json(self) -> dict:
@@ -186,11 +200,11 @@ def _blur(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (3, 3), 0.8)
 
 
-def _two(points: np.ndarray) -> list[tuple[float, float]] | None:
-    """The centres of two dice in a blob of change, or None when the blob is no pair (a square block):
-    the blob's halves along its long axis."""
+def _two(points: np.ndarray, elongated: float) -> list[tuple[float, float]] | None:
+    """The centres of two dice in a blob of change, or None when the blob is no pair (not ``elongated``
+    times longer than wide): the blob's halves along its long axis."""
     (_, _), (w, h), _ = cv2.minAreaRect(points)
-    if max(w, h) < ELONGATED * max(min(w, h), 1.0):
+    if max(w, h) < elongated * max(min(w, h), 1.0):
         return None
     centre = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - centre, full_matrices=False)

@@ -14,8 +14,8 @@ flat)? resting on a checker?
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -43,6 +43,10 @@ PHOTO_SCALES = (0.8, 1.0, 1.25)
 PHOTO_SURE = 0.9
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
+# A die of a pair lying against each other is read in a crop as wide as their patch of change (a die and
+# the blur's spread; a looser crop takes in the other die's pips), and only at this confidence: the crop
+# still holds an edge of the other die, and a face read unsurely there is more often wrong.
+PAIR_READABLE = 0.7
 # A clean pip layout's pip diameter over pitch (corner offset); outside it the count is not trusted.
 PIP_SIZE = (0.6, 1.1)
 # Detector peaks weaker than this are not read: a weaker peak is seldom a die, and every peak costs a read.
@@ -144,25 +148,32 @@ def _one_peak_per_die(cands: list[dice_model.Candidate]) -> list[dice_model.Cand
     return kept
 
 
-def _suppress(cands: list[dice_model.Candidate], probs: np.ndarray) -> list[int]:
-    """Indices of the candidates kept: dice only, one per die (the surest of overlapping peaks)."""
+def _suppress(cands: list[dice_model.Candidate], probs: np.ndarray, pairs: Sequence[_Pair] = ()) -> list[int]:
+    """Indices of the candidates kept: dice only, one per die (the surest of overlapping peaks); the two
+    dice of a pair lying against each other are two however close their crops."""
     die_p = 1.0 - probs[:, 0]
     order = [i for i in np.argsort(-die_p) if die_p[i] >= DIE_PROBABILITY]
+    two = {frozenset((p.a, p.b)) for p in pairs}
     kept: list[int] = []
     for i in order:
         c = cands[i]
         if all(
-            math.hypot(c.x - cands[k].x, c.y - cands[k].y) > 0.55 * max(c.side, cands[k].side) for k in kept
+            math.hypot(c.x - cands[k].x, c.y - cands[k].y) > 0.55 * max(c.side, cands[k].side)
+            or frozenset((int(i), k)) in two
+            for k in kept
         ):
             kept.append(int(i))
     return kept
 
 
 def _one_per_leaning_die(
-    points: list[tuple[float, float]], lay: list[dice_flags.Lean], die_side: float
+    points: list[tuple[float, float]],
+    lay: list[dice_flags.Lean],
+    die_side: float,
+    pairs: Collection[frozenset[int]] = (),
 ) -> list[int]:
     """Indices of the finds to keep: of finds closer than ``LEANING_FIND`` die sides where one leans, the
-    leaning one.
+    leaning one (but never one of two small dice the reads found lying together, ``pairs``).
 
     A cocked die shows a side face beside its top face and the detector may find both, and "three dice"
     is no call to throw again. Flat dice cannot lie that close (two lying against each other are a
@@ -175,7 +186,11 @@ def _one_per_leaning_die(
     order = sorted(range(len(points)), key=lambda k: lay[k] is dice_flags.Lean.FLAT)
     kept: list[int] = []
     for k in order:
-        near = [j for j in kept if math.dist(points[k], points[j]) < LEANING_FIND * die_side]
+        near = [
+            j
+            for j in kept
+            if math.dist(points[k], points[j]) < LEANING_FIND * die_side and frozenset((k, j)) not in pairs
+        ]
         if not any(lay[k] is not dice_flags.Lean.FLAT or lay[j] is not dice_flags.Lean.FLAT for j in near):
             kept.append(k)
     return sorted(kept)
@@ -310,14 +325,26 @@ def _rise(on_checker: bool) -> float:
     return (1.5 if on_checker else 1.0) / FIELD_IN_DICE
 
 
+@dataclass(frozen=True)
+class _Pair:
+    """The candidates (indices) that read the two halves of a patch of change that two small dice lying
+    against each other, or one big die, could make; ``added`` are those no detector peak explained."""
+
+    a: int
+    b: int
+    added: tuple[int, ...]
+
+
 @dataclass
 class _Proposals:
     """What ``find_dice`` reads: the candidates (the detector's peaks, then the patches of change none
-    of them explained), the centres of every die-sized patch of change (``patches``), and what changed
-    since the still (None without one)."""
+    of them explained), the centres of every die-sized patch of change (``patches``), the candidates
+    that read the two halves of a patch one big die or two small ones could make (``pairs``), and what
+    changed since the still (None without one)."""
 
     cands: list[dice_model.Candidate]
     patches: list[tuple[float, float]] = field(default_factory=list)
+    pairs: list[_Pair] = field(default_factory=list)
     changed: np.ndarray | None = None
     still: Still | None = None
 
@@ -358,15 +385,37 @@ def _proposals(image: np.ndarray, quad: np.ndarray | None, still: Still | None) 
     kept = [c for c in cands if still.arrived(changed, c.x, c.y, die_side)]
     blobs = still.blobs(changed)
     for blob in blobs:
-        if len(blob.centres) == 2:
+        if len(blob.centres) == 2 and not blob.one_or_two:
             kept = [c for c in kept if not _between(c, blob.centres)]
+    # a patch one big die could make keeps its peaks: both readings are made (``_pairs_decided``)
+    small = [blob for blob in blobs if blob.one_or_two]
+    of_a_pair = {centre: blob for blob in small for centre in blob.centres}
     # a throw brings two dice (or one and one thrown again): more patches than a few are a hand's or a
     # play's, and each costs a read
     patches = [centre for blob in blobs for centre in blob.centres][:MAX_PATCHES]
+    read_by: dict[tuple[float, float], int] = {}  # a pair's half, and the candidate that reads it
+    added = set()
     for x, y in patches:
-        if all(math.hypot(x - c.x, y - c.y) > 0.6 * die_side for c in kept):
-            kept.append(dice_model.Candidate(x, y, least, HOT))
-    return _Proposals(kept, patches, changed, still)
+        two = of_a_pair.get((x, y))
+        near = [
+            k
+            for k, c in enumerate(kept)
+            if math.hypot(x - c.x, y - c.y) <= 0.6 * die_side
+            and (two is None or not _between(c, two.centres))
+        ]
+        if two is not None:
+            read_by[(x, y)] = near[0] if near else len(kept)
+        if not near:
+            if two is not None:
+                added.add(len(kept))
+            side = least if two is None else min(max(two.width, die_side), least)
+            kept.append(dice_model.Candidate(x, y, side, HOT))
+    pairs = [
+        _Pair(read_by[a], read_by[b], tuple(read_by[c] for c in (a, b) if read_by[c] in added))
+        for a, b in (blob.centres for blob in small)
+        if a in read_by and b in read_by
+    ]
+    return _Proposals(kept, patches, pairs, changed, still)
 
 
 def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
@@ -380,7 +429,39 @@ def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> 
     """
     (ax, ay), (bx, by) = pair
     mid = math.hypot(c.x - (ax + bx) / 2, c.y - (ay + by) / 2)
-    return mid < min(math.hypot(c.x - ax, c.y - ay), math.hypot(c.x - bx, c.y - by))
+    within = mid < 0.5 * math.hypot(ax - bx, ay - by)  # a peak beyond the pair is no read of it
+    return within and mid < min(math.hypot(c.x - ax, c.y - ay), math.hypot(c.x - bx, c.y - by))
+
+
+def _pairs_decided(
+    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[_Pair]
+) -> tuple[np.ndarray, set[int]]:
+    """The reads of patches that two small dice lying together or one big die could make, and the
+    candidates that read a die of such a pair. Two dice when both halves read as dice, and a peak
+    between them is then the pair seen as one die. Otherwise one die, as the other peaks read it (a half
+    no peak explained is a crop half off that die).
+
+        >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
+        >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
+        >>> probs, halves = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs[:, 0].tolist(), halves
+        ([0.0, 1.0, 0.0], {0, 2})
+        >>> dice[2, 0] = 0.5  # one half is no die
+        >>> probs, halves = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs[:, 0].tolist(), halves
+        ([1.0, 0.0, 1.0], set())
+    """
+    probs, halves = probs.copy(), set()
+    for p in pairs:
+        if min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= DIE_PROBABILITY:
+            halves |= {p.a, p.b}
+            pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
+            for j, c in enumerate(cands):
+                if j not in (p.a, p.b) and _between(c, pair):
+                    probs[j, 0] = 1.0
+        else:
+            probs[list(p.added), 0] = 1.0
+    return probs, halves
 
 
 def find_dice(
@@ -418,20 +499,22 @@ def find_dice(
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
+        probs, halves = _pairs_decided(cands, probs, proposed.pairs)
     else:
-        probs = _read_carefully(image, cands)
+        probs, halves = _read_carefully(image, cands), set()
+    pairs = [p for p in proposed.pairs if {p.a, p.b} <= halves]
     kept = [
         i
-        for i in _suppress(cands, probs)
+        for i in _suppress(cands, probs, pairs)
         if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
     ]
     if quad is not None:
-        kept, looks = _on_the_field(image, quad, cands, probs, kept, checkers)
+        kept, looks = _on_the_field(image, quad, cands, probs, kept, checkers, pairs)
     else:
         looks = _in_a_photograph(probs[kept])
     readings = []
     for i, look in zip(kept, looks, strict=True):
-        die = _reading(image, cands[i], probs[i], look, checker_mask, on_checker_valid)
+        die = _reading(image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves)
         if die is not None:
             readings.append(die)
     if quad is not None and checkers is not None and same_board:
@@ -489,16 +572,20 @@ def _on_the_field(
     probs: np.ndarray,
     kept: list[int],
     checkers: np.ndarray | None,
+    pairs: Sequence[_Pair] = (),
 ) -> tuple[list[int], list[_Look]]:
     """The kept dice judged in the board plane by the flags network (cocked? on a checker?), one find per
-    leaning die, and where each stands: a top face seen near the field's edge may lie beyond it while the
-    die stands inside (or the other way), shifted by its height away from the camera's nadir. With the
-    board's ``checkers`` known, whether a die rests on one is read off its footprint instead."""
+    leaning die (the two dice of ``pairs`` stay two), and where each stands: a top face seen near the
+    field's edge may lie beyond it while the die stands inside (or the other way), shifted by its height
+    away from the camera's nadir. With the board's ``checkers`` known, whether a die rests on one is read
+    off its footprint instead."""
     points = [(cands[i].x, cands[i].y) for i in kept]
     judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
     odds = [_cocked_odds(probs[i]) for i in kept]
     lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
-    ones = _one_per_leaning_die(points, lay, _die_side(quad))
+    at = {i: k for k, i in enumerate(kept)}
+    two = {frozenset((at[p.a], at[p.b])) for p in pairs if p.a in at and p.b in at}
+    ones = _one_per_leaning_die(points, lay, _die_side(quad), two)
     kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
     centres = np.array([[cands[i].x, cands[i].y] for i in kept])
     if checkers is not None:
@@ -563,14 +650,24 @@ def _reading(
     look: _Look,
     checker_mask: np.ndarray | None,
     on_checker_valid: bool,
+    half_of_a_pair: bool = False,
 ) -> DieReading | None:
-    """One found die as the referee reads it; None for a find beyond the field that is no clear die."""
+    """One found die as the referee reads it; None for a find beyond the field that is no clear die.
+    ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
+    other: its face counts only when surely read, and an unsure one is not asked about."""
+    if half_of_a_pair and look.cocked:
+        # the other die's edge beside a flat die looks like a lean to the networks: the table is asked
+        # about a face plainly up, and never told to throw again on that look alone
+        look = replace(look, cocked=False, doubtful=True)
     value = int(np.argmax(p[1:7])) + 1
     die_p = 1.0 - float(p[0])
     confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
-    unreadable = not look.cocked and confidence < READABLE
+    unreadable = not look.cocked and confidence < (PAIR_READABLE if half_of_a_pair else READABLE)
     likeliest: int | None = None if look.cocked else value
-    if look.doubtful:
+    if half_of_a_pair and unreadable:
+        # the other die's pips are in the crop and in a pip count: no face is likely enough to name
+        likeliest = None
+    elif look.doubtful:
         # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
         # call, so it is reported unreadable with its face (pips cannot tell a lean)
         unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
