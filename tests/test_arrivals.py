@@ -62,6 +62,21 @@ def test_two_small_dice_lying_together_are_told_from_one_big_die() -> None:
     assert not blob.one_or_two and len(blob.centres) == 1
 
 
+def test_a_frame_made_a_still_once_compares_as_the_frame_does() -> None:
+    """The reader shrinks a frame once and compares that with the turn's still and the cube's; a still
+    of another window is no help, and the frame itself is shrunk."""
+    board = np.full((300, 400, 3), 90, np.uint8)
+    still = Still.of(board, (0, 0, 400, 300), die_side=20.0)
+    thrown = board.copy()
+    thrown[140:160, 180:200] = 240
+    expected = still.changed(thrown)
+    assert expected is not None and expected.any()
+    now = Still.of(thrown, (0, 0, 400, 300), die_side=20.0)
+    assert np.array_equal(still.changed(thrown, now), expected)
+    elsewhere = Still.of(thrown, (0, 0, 200, 300), die_side=20.0)
+    assert np.array_equal(still.changed(thrown, elsewhere), expected)
+
+
 def test_a_change_of_light_over_the_whole_table_says_nothing() -> None:
     board = np.full((300, 400, 3), 90, np.uint8)
     still = Still.of(board, (0, 0, 400, 300), die_side=20.0)

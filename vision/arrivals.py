@@ -23,6 +23,7 @@ the overall shift of light between the two frames taken out.
 from __future__ import annotations
 
 import base64
+import functools
 import math
 from dataclasses import dataclass
 
@@ -87,19 +88,24 @@ class Still:
         scale = DIE_PX / max(die_side, 1.0)
         return cls(window, scale, _shrink(frame, window, scale))
 
-    def changed(self, frame: np.ndarray) -> np.ndarray | None:
+    @functools.cached_property
+    def lab(self) -> np.ndarray:
+        """The still blurred, in OpenCV's 8-bit Lab as float32 (made once, then compared with every frame)."""
+        return cv2.cvtColor(_blur(self.image), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+    def changed(self, frame: np.ndarray, now: Still | None = None) -> np.ndarray | None:
         """Where ``frame`` differs from the still (bool, at the still's scale), or None when too much of
-        it changed to tell (the light or the camera moved)."""
-        now = _shrink(frame, self.window, self.scale)
-        if now.shape != self.image.shape:
+        it changed to tell (the light or the camera moved). ``now``: ``frame`` already made a still of
+        (``Still.of``), so that a frame compared with several stills is shrunk once."""
+        if now is None or (now.window, now.scale) != (self.window, self.scale):
+            now = Still(self.window, self.scale, _shrink(frame, self.window, self.scale))
+        if now.image.shape != self.image.shape:
             return None
-        a = cv2.cvtColor(_blur(now), cv2.COLOR_BGR2LAB).astype(np.float32)
-        b = cv2.cvtColor(_blur(self.image), cv2.COLOR_BGR2LAB).astype(np.float32)
-        diff = a - b
+        diff = now.lab - self.lab
         diff -= np.median(diff.reshape(-1, 3), axis=0)  # the light's shift over the whole window
         # OpenCV's 8-bit Lab scales L by 255/100: bring it back to Lab units
         diff[..., 0] *= 100.0 / 255.0
-        moved = np.sqrt((diff**2).sum(axis=2)) > CHANGED_DE
+        moved = np.einsum("ijk,ijk->ij", diff, diff) > CHANGED_DE**2
         if moved.mean() > TOO_MUCH:
             return None
         return moved

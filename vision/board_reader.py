@@ -159,6 +159,7 @@ class BoardReader:
         self.dice_error = ""  # why dice are not being read, when they are not
         # the frame the cube was last looked for on (as a still), and what was found
         self._cube_seen: tuple[Still, CubeReading | None] | None = None
+        self._last_still: tuple[np.ndarray, Still] | None = None  # the last frame, made a still of
         self._strips: np.ndarray | None = None
         # slots that the camera does not see at all (the field runs off the frame) are never guessed
         w, h = profile.image_size
@@ -197,9 +198,10 @@ class BoardReader:
             raise ValueError("expected a colour frame (H x W x 3, BGR)")
         self.profile.check_frame(frame.shape[1], frame.shape[0])
         start = time.perf_counter()
-        cube = self._cube(frame)
+        now = self.still(frame)  # shrunk once for every comparison with a still
+        cube = self._cube(frame, now)
         if dice is None:
-            dice = self._off_the_cube(self._dice(frame, expected, before, same_board), cube)
+            dice = self._off_the_cube(self._dice(frame, now, expected, before, same_board), cube)
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -223,13 +225,18 @@ class BoardReader:
         return BoardReading.of_cells(cells, tuple(dice), elapsed, tuple(notes), cube)
 
     def still(self, frame: np.ndarray) -> Still:
-        """``frame`` as the still a throw is compared with (``vision.arrivals``)."""
+        """``frame`` as the still a throw is compared with (``vision.arrivals``). The last frame's is
+        kept: the frame loop asks again for the frame it has just read (frames are never drawn on)."""
+        if self._last_still is not None and self._last_still[0] is frame:
+            return self._last_still[1]
         quad = np.asarray(self.profile.corners, dtype=np.float64)
-        return Still.of(frame, search_window(quad, frame.shape), expected_die_side(quad) or 1.0)
+        still = Still.of(frame, search_window(quad, frame.shape), expected_die_side(quad) or 1.0)
+        self._last_still = (frame, still)
+        return still
 
     def arrivals(self, frame: np.ndarray, before: Still) -> int:
         """How many patches of change the size of a die lie in ``frame`` since ``before``."""
-        return len(before.blobs(before.changed(frame)))
+        return len(before.blobs(before.changed(frame, self.still(frame))))
 
     def checkers(self, layout: ImageLayout) -> np.ndarray:
         """The checkers of the first layer of every point ``layout`` fills, as (N, 4) ellipses in the
@@ -355,6 +362,7 @@ class BoardReader:
     def _dice(
         self,
         frame: np.ndarray,
+        now: Still,
         expected: ImageLayout | None = None,
         before: Still | None = None,
         same_board: bool = True,
@@ -366,7 +374,9 @@ class BoardReader:
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
             still, same = (before, same_board) if before is not None else (self.profile.still, False)
-            found = self._find_dice(frame, field_quad=quad, checkers=checkers, still=still, same_board=same)
+            found = self._find_dice(
+                frame, field_quad=quad, checkers=checkers, still=still, same_board=same, now=now
+            )
             return tuple(found)
         except (ValueError, RuntimeError) as e:
             # a dice failure must not cost the board reading; a reader that cannot start is not retried
@@ -374,18 +384,18 @@ class BoardReader:
             self._find_dice = None
             return ()
 
-    def _cube(self, frame: np.ndarray) -> CubeReading | None:
+    def _cube(self, frame: np.ndarray, now: Still) -> CubeReading | None:
         """The cube where it lies. It seldom moves, and looking for it costs as much as the dice: it is
         looked for again only when something die-sized changed where a cube may lie (the bar, the
         trays) since the last look."""
         seen = self._cube_seen
         if seen is not None:
             then, cube = seen
-            changed = then.changed(frame)
+            changed = then.changed(frame, now)
             if changed is not None and not _moved_in(changed, self._cube_mask(then)):
                 return cube
         cube = find_cube(frame, np.asarray(self.profile.corners, dtype=np.float64))
-        self._cube_seen = (self.still(frame), cube)
+        self._cube_seen = (now, cube)
         return cube
 
     def _cube_mask(self, still: Still) -> np.ndarray:

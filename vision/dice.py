@@ -362,7 +362,9 @@ def candidates(
     return _proposals(image, quad, still).cands
 
 
-def _proposals(image: np.ndarray, quad: np.ndarray | None, still: Still | None) -> _Proposals:
+def _proposals(
+    image: np.ndarray, quad: np.ndarray | None, still: Still | None, now: Still | None = None
+) -> _Proposals:
     if quad is None:
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
         return _Proposals(_one_peak_per_die(found))
@@ -377,7 +379,7 @@ def _proposals(image: np.ndarray, quad: np.ndarray | None, still: Still | None) 
     found = _one_peak_per_die([c for c in found if 0.6 * die_side <= c.side <= 2.0 * die_side])
     least = die_side * READ_SIDE_FIELD
     cands = [dice_model.Candidate(c.x + x0, c.y + y0, max(c.side, least), c.heat) for c in found]
-    changed = still.changed(image) if still is not None and still.window == window else None
+    changed = still.changed(image, now) if still is not None and still.window == window else None
     if still is None or changed is None:
         return _Proposals(cands)  # no still, or the light or the camera moved: the still says nothing
     # what did not change since the still is the table's own; a patch of change no peak explains is
@@ -472,6 +474,7 @@ def find_dice(
     checkers: np.ndarray | None = None,
     still: Still | None = None,
     same_board: bool = False,
+    now: Still | None = None,
 ) -> list[DieReading]:
     """Every die in ``image`` (BGR), left to right.
 
@@ -491,11 +494,12 @@ def find_dice(
     window before the throw) only what arrived since can be a die; when the still shows the same
     checkers as the frame (``same_board``: the settled frame the turn began with) and ``checkers`` are
     known, a die-sized patch that arrived on an empty point and that the reader cannot make out is
-    reported as an unreadable die with no face (the referee waits rather than miss a die).
+    reported as an unreadable die with no face (the referee waits rather than miss a die). ``now`` is
+    ``image`` made a still of (``Still.of``) when the caller has it: the image is then not shrunk again.
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
-    proposed = _proposals(image, quad, still)
+    proposed = _proposals(image, quad, still, now)
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
