@@ -41,7 +41,7 @@ ON_CHECKER = 0.5
 # p likeliest face) below this, the two networks disagree and the die is in doubt: the referee asks the
 # table rather than side with either. The reader is sure of a cocked die's top face when it shows one pip
 # (a single pip foreshortened is still a single pip).
-SURE_FACE = -4.0
+SURE_FACE = -3.0
 # A first look with both logits beyond this (P under 1.8 % or over 98.2 %) is not looked at again; the
 # others are looked at in all four quarter turns and the logits averaged (a die one turn misjudges,
 # another seldom does).
