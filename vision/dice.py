@@ -22,7 +22,7 @@ import numpy as np
 
 from bgboard.layout import Half
 from vision import dice_detect, dice_flags, dice_model, dice_pips
-from vision.arrivals import Still
+from vision.arrivals import Blob, Still
 from vision.reading import DieReading
 
 # A candidate whose "not a die" probability is below this is a die.
@@ -389,12 +389,27 @@ def _proposals(
     for blob in blobs:
         if len(blob.centres) == 2 and not blob.one_or_two:
             kept = [c for c in kept if not _between(c, blob.centres)]
-    # a patch one big die could make keeps its peaks: both readings are made (``_pairs_decided``)
-    small = [blob for blob in blobs if blob.one_or_two]
-    of_a_pair = {centre: blob for blob in small for centre in blob.centres}
     # a throw brings two dice (or one and one thrown again): more patches than a few are a hand's or a
     # play's, and each costs a read
     patches = [centre for blob in blobs for centre in blob.centres][:MAX_PATCHES]
+    kept, pairs = _with_patches(kept, blobs, patches, die_side)
+    return _Proposals(kept, patches, pairs, changed, still)
+
+
+def _with_patches(
+    kept: list[dice_model.Candidate],
+    blobs: list[Blob],
+    patches: list[tuple[float, float]],
+    die_side: float,
+) -> tuple[list[dice_model.Candidate], list[_Pair]]:
+    """``kept`` and a hot peak at every patch of change no peak explains (a peak within 0.6 die sides),
+    and the pairs: for each patch one big die or two small ones could make, the candidates that read its
+    two halves. There the peaks between the halves are kept (both readings are made, and
+    ``_pairs_decided`` chooses), they explain no half, and a half no peak explains is read in a crop as
+    wide as the patch."""
+    kept = list(kept)
+    small = [blob for blob in blobs if blob.one_or_two]
+    of_a_pair = {centre: blob for blob in small for centre in blob.centres}
     read_by: dict[tuple[float, float], int] = {}  # a pair's half, and the candidate that reads it
     added = set()
     for x, y in patches:
@@ -410,6 +425,7 @@ def _proposals(
         if not near:
             if two is not None:
                 added.add(len(kept))
+            least = die_side * READ_SIDE_FIELD
             side = least if two is None else min(max(two.width, die_side), least)
             kept.append(dice_model.Candidate(x, y, side, HOT))
     pairs = [
@@ -417,7 +433,7 @@ def _proposals(
         for a, b in (blob.centres for blob in small)
         if a in read_by and b in read_by
     ]
-    return _Proposals(kept, patches, pairs, changed, still)
+    return kept, pairs
 
 
 def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
