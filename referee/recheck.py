@@ -7,6 +7,8 @@ settled readings after a restart are therefore checked against the recorded posi
 recorded (dice on it or not), or during a play a legal result of the recorded roll, carries on as if
 nothing happened. A board that surely differs is said so, naming the recorded position by its gnubg
 Position ID and what to put back; it is never judged as an illegal play, since nobody saw it played.
+During a play, once the recorded position is back the roll is played again (the dice need not lie there
+still), as after a restored illegal play.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class Recheck:
         if not fixes or fixes == self._told:
             return []
         self._told = fixes
+        if playing:
+            # the play the board shows was never seen, and the dice may be lifted while it is set back:
+            # once the recorded position is back the roll is played again, as after a restore
+            session.stage = Stage.RESTORE
         position_id = encode_position_id(game.board.position(mover)) if mover else ""
         text = (
             f"the board differs from the record kept while the referee was off: it has {game.status()}, "

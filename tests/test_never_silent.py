@@ -80,3 +80,24 @@ def test_a_restart_mid_play_judges_a_play_made_while_the_referee_was_down(tmp_pa
     assert resumed.stage is Stage.PLAY
     said = Table(resumed).see(after(START, Side.LIGHT, (3, 1), "8/5 6/5"))
     assert signals(said) == ["READY"] and resumed.on_roll is Side.DARK
+
+
+def test_a_restart_mid_play_on_a_board_set_back_lets_the_roll_be_played_again(tmp_path: Path) -> None:
+    """Killed while light's play was going wrong: the restarted referee never saw it, so it asks for the
+    recorded position, and once that is back (the dice lifted meanwhile) the roll is played again. The
+    lifted dice are no play "with no checker moved" (found by the soak's kill -9 trials)."""
+    path = tmp_path / "record.sqlite"
+    t = Table(Session(SessionOptions(O), Journal(path)))
+    t.see(START)
+    t.see(START, [die(3, "right"), die(1, "left")])  # light to play 3-1; the referee goes down
+    t.session.journal.close()
+    resumed = Session.resume(SessionOptions(O), Journal(path))
+    t2 = Table(resumed)
+    wrong = moved(START, Side.LIGHT, "8/4 6/5")  # no play of 3-1
+    said = t2.see(wrong)
+    assert signals(said) == ["CANNOT_SEE"] and said[0].text.startswith("the board differs from the record")
+    said = t2.see(START)  # set back as recorded, the dice off the board
+    assert signals(said) == ["ROLL_OK"] and "light plays 3-1 again" in said[0].text
+    said = t2.see(after(START, Side.LIGHT, (3, 1), "8/5 6/5"))
+    assert signals(said) == ["READY"] and resumed.on_roll is Side.DARK
+    assert "illegal" not in " ".join(s.text for s in t2.said)
