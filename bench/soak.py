@@ -16,7 +16,8 @@ The demo's game is recorded once (`referee demo --save-frames`). Then:
    record is checked (the session it resumes stands at the position of the last recorded event), and
    `referee run` is started again on the frames after that event. Counted: restarts resuming at the
    recorded position, records keeping every event written before the kill, games finishing with the
-   uninterrupted run's result.
+   uninterrupted run's result, and with all its verdicts (a play made while the referee was down is
+   not judged, so a kill during an illegal play leaves that verdict out).
 """
 
 from __future__ import annotations
@@ -132,6 +133,16 @@ class Notify:
         self.sock.close()
 
 
+def game_result(record: Path) -> str | None:
+    """The last game's result, in the referee's words (None before one)."""
+    from referee.journal import Journal
+
+    with Journal.reader(record) as journal:
+        games = journal.games()
+        results = [e.text for e in journal.events(games[-1].id) if e.kind == "result"] if games else []
+    return results[-1] if results else None
+
+
 def game_verdicts(record: Path) -> list[list[str]]:
     from referee.journal import Journal
 
@@ -228,7 +239,8 @@ class Kills:
     resumed_at_recorded_position: int = 0
     events_kept: int = 0
     events_before_kill: int = 0
-    finished_like_uninterrupted: int = 0
+    finished_like_uninterrupted: int = 0  # the game's result, as the uninterrupted run's
+    verdicts_like_uninterrupted: int = 0  # every verdict too (a play made while down is not judged)
     killed_at: list[float] = field(default_factory=list)
 
 
@@ -281,6 +293,7 @@ def kills(frames: Path, profile: Path, work: Path, n: int, seed: int) -> Kills:
     )  # fmt: skip
     duration = time.perf_counter() - began
     expected = game_verdicts(reference / "r.sqlite")
+    result = game_result(reference / "r.sqlite")
     out = Kills()
     for k in range(n):
         trial = work / f"kill{k:02d}"
@@ -314,11 +327,13 @@ def kills(frames: Path, profile: Path, work: Path, n: int, seed: int) -> Kills:
             after = events_of(record)
         out.events_before_kill += len(before)
         out.events_kept += sum(1 for a, b in zip(before, after, strict=False) if a == b)
-        finished = game_verdicts(record)[-1:] == expected[-1:]
+        finished = game_result(record) == result
+        alike = game_verdicts(record)[-1:] == expected[-1:]
         out.finished_like_uninterrupted += finished
+        out.verdicts_like_uninterrupted += alike
         print(
             f"  kill {k + 1}/{n} at {wait:.1f} s: {len(before)} events, resumed at the recorded position: "
-            f"{recorded == resumed}, finished with the uninterrupted run's verdicts: {finished}",
+            f"{recorded == resumed}, the uninterrupted run's result: {finished}, and its verdicts: {alike}",
             flush=True,
         )
     return out
@@ -369,8 +384,10 @@ def main(argv: list[str] | None = None) -> int:
         resumed = f"{k.resumed_at_recorded_position}/{k.trials}"
         print(
             f"kill -9: {k.trials} trials; resumed at the recorded position {resumed}; events kept "
-            f"{k.events_kept}/{k.events_before_kill}; finished with the uninterrupted run's verdicts "
-            f"{k.finished_like_uninterrupted}/{k.trials}"
+            f"{k.events_kept}/{k.events_before_kill}; finished with the uninterrupted run's result "
+            f"{k.finished_like_uninterrupted}/{k.trials}, with all its verdicts "
+            f"{k.verdicts_like_uninterrupted}/{k.trials} (a play made while the referee was down is not "
+            "judged: the restart asks for the recorded position instead)"
         )
         ok &= k.resumed_at_recorded_position == k.trials and k.events_kept == k.events_before_kill
     shutil.rmtree(work, ignore_errors=True)
