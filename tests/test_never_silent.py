@@ -70,13 +70,17 @@ def test_a_restart_on_a_board_that_changed_says_so_and_never_calls_an_illegal_pl
     assert signals(said) == ["ROLL_OK"] and resumed.game.dice == (2, 1)
 
 
-def test_a_restart_mid_play_judges_a_play_made_while_the_referee_was_down(tmp_path: Path) -> None:
-    path = tmp_path / "record.sqlite"
+def restarted_mid_play(path: Path) -> Session:
+    """Light to play 3-1 when the referee went down, and the session a restart resumes."""
     t = Table(Session(SessionOptions(O), Journal(path)))
     t.see(START)
-    t.see(START, [die(3, "right"), die(1, "left")])  # light to play 3-1; the referee goes down
+    t.see(START, [die(3, "right"), die(1, "left")])
     t.session.journal.close()
-    resumed = Session.resume(SessionOptions(O), Journal(path))
+    return Session.resume(SessionOptions(O), Journal(path))
+
+
+def test_a_restart_mid_play_judges_a_play_made_while_the_referee_was_down(tmp_path: Path) -> None:
+    resumed = restarted_mid_play(tmp_path / "record.sqlite")
     assert resumed.stage is Stage.PLAY
     said = Table(resumed).see(after(START, Side.LIGHT, (3, 1), "8/5 6/5"))
     assert signals(said) == ["READY"] and resumed.on_roll is Side.DARK
@@ -86,12 +90,7 @@ def test_a_restart_mid_play_on_a_board_set_back_lets_the_roll_be_played_again(tm
     """Killed while light's play was going wrong: the restarted referee never saw it, so it asks for the
     recorded position, and once that is back (the dice lifted meanwhile) the roll is played again. The
     lifted dice are no play "with no checker moved" (found by the soak's kill -9 trials)."""
-    path = tmp_path / "record.sqlite"
-    t = Table(Session(SessionOptions(O), Journal(path)))
-    t.see(START)
-    t.see(START, [die(3, "right"), die(1, "left")])  # light to play 3-1; the referee goes down
-    t.session.journal.close()
-    resumed = Session.resume(SessionOptions(O), Journal(path))
+    resumed = restarted_mid_play(tmp_path / "record.sqlite")
     t2 = Table(resumed)
     wrong = moved(START, Side.LIGHT, "8/4 6/5")  # no play of 3-1
     said = t2.see(wrong)
