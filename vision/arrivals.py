@@ -145,18 +145,19 @@ class Still:
             if area < ONE_DIE[0] or area > TWO_DICE:
                 continue
             points = np.column_stack(np.nonzero(labels == k)[::-1]).astype(np.float32)
+            (_, _), (w, h), _ = cv2.minAreaRect(points)
+            long, short = max(w, h), min(w, h)
             dice: list[tuple[float, float]] | None
             if area <= ONE_DIE[1]:
-                pair = _two(points, PAIR_ELONGATED) if area >= PAIR_AREA else None
+                pair = _two(points, long, short, PAIR_ELONGATED) if area >= PAIR_AREA else None
                 dice = pair or [(float(centres[k][0]), float(centres[k][1]))]
             else:
-                dice = _two(points, ELONGATED)
+                dice = _two(points, long, short, ELONGATED)
                 if dice is None:
                     continue  # one square patch bigger than a die: the cube, a cup's base, a hand's shadow
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
-            (_, _), (w, h), _ = cv2.minAreaRect(points)
             at = tuple((float(x), float(y)) for x, y in back)
-            found.append(Blob(at, float(area), float(min(w, h)) / self.scale))
+            found.append(Blob(at, float(area), float(short) / self.scale))
         return sorted(found, key=lambda b: abs(b.area / len(b.centres) - TYPICAL))
 
     def to_json(self) -> dict:
@@ -206,11 +207,11 @@ def _blur(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (3, 3), 0.8)
 
 
-def _two(points: np.ndarray, elongated: float) -> list[tuple[float, float]] | None:
-    """The centres of two dice in a blob of change, or None when the blob is no pair (not ``elongated``
-    times longer than wide): the blob's halves along its long axis."""
-    (_, _), (w, h), _ = cv2.minAreaRect(points)
-    if max(w, h) < elongated * max(min(w, h), 1.0):
+def _two(points: np.ndarray, long: float, short: float, elongated: float) -> list[tuple[float, float]] | None:
+    """The centres of two dice in a blob of change (its ``long`` and ``short`` sides, from its least
+    rectangle), or None when the blob is no pair (not ``elongated`` times longer than wide): the blob's
+    halves along its long axis."""
+    if long < elongated * max(short, 1.0):
         return None
     centre = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - centre, full_matrices=False)

@@ -408,6 +408,7 @@ def _with_patches(
     ``_pairs_decided`` chooses), they explain no half, and a half no peak explains is read in a crop as
     wide as the patch."""
     kept = list(kept)
+    least = die_side * READ_SIDE_FIELD
     small = [blob for blob in blobs if blob.one_or_two]
     of_a_pair = {centre: blob for blob in small for centre in blob.centres}
     read_by: dict[tuple[float, float], int] = {}  # a pair's half, and the candidate that reads it
@@ -425,7 +426,6 @@ def _with_patches(
         if not near:
             if two is not None:
                 added.add(len(kept))
-            least = die_side * READ_SIDE_FIELD
             side = least if two is None else min(max(two.width, die_side), least)
             kept.append(dice_model.Candidate(x, y, side, HOT))
     pairs = [
@@ -453,33 +453,33 @@ def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> 
 
 def _pairs_decided(
     cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[_Pair]
-) -> tuple[np.ndarray, set[int]]:
-    """The reads of patches that two small dice lying together or one big die could make, and the
-    candidates that read a die of such a pair. Two dice when both halves read as dice, and a peak
-    between them is then the pair seen as one die. Otherwise one die, as the other peaks read it (a half
-    no peak explained is a crop half off that die).
+) -> tuple[np.ndarray, list[_Pair]]:
+    """The reads of patches that two small dice lying together or one big die could make, and the pairs
+    that are two dice. Two dice when both halves read as dice, and a peak between them is then the pair
+    seen as one die. Otherwise one die, as the other peaks read it (a half no peak explained is a crop
+    half off that die).
 
         >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
         >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
-        >>> probs, halves = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
-        >>> probs[:, 0].tolist(), halves
-        ([0.0, 1.0, 0.0], {0, 2})
+        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [_Pair(a=0, b=2, added=(0, 2))])
         >>> dice[2, 0] = 0.5  # one half is no die
-        >>> probs, halves = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
-        >>> probs[:, 0].tolist(), halves
-        ([1.0, 0.0, 1.0], set())
+        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs[:, 0].tolist(), two
+        ([1.0, 0.0, 1.0], [])
     """
-    probs, halves = probs.copy(), set()
+    probs, two = probs.copy(), []
     for p in pairs:
         if min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= DIE_PROBABILITY:
-            halves |= {p.a, p.b}
+            two.append(p)
             pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
             for j, c in enumerate(cands):
                 if j not in (p.a, p.b) and _between(c, pair):
                     probs[j, 0] = 1.0
         else:
             probs[list(p.added), 0] = 1.0
-    return probs, halves
+    return probs, two
 
 
 def find_dice(
@@ -519,10 +519,10 @@ def find_dice(
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
-        probs, halves = _pairs_decided(cands, probs, proposed.pairs)
+        probs, pairs = _pairs_decided(cands, probs, proposed.pairs)
     else:
-        probs, halves = _read_carefully(image, cands), set()
-    pairs = [p for p in proposed.pairs if {p.a, p.b} <= halves]
+        probs, pairs = _read_carefully(image, cands), []
+    halves = {i for p in pairs for i in (p.a, p.b)}
     kept = [
         i
         for i in _suppress(cands, probs, pairs)
