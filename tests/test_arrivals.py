@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -60,6 +62,25 @@ def test_two_small_dice_lying_together_are_told_from_one_big_die() -> None:
     big[139:161, 189:211] = 240  # one die 1.1 sides across: about the same area, square
     (blob,) = still.blobs(still.changed(big))
     assert not blob.one_or_two and len(blob.centres) == 1
+
+
+def test_two_dice_lying_close_at_an_angle_are_read_both_ways_and_a_big_die_is_not() -> None:
+    """Two dice turned against each other, their shadows filling the corners, change a squarish patch
+    bigger than one die: it has two centres about a die apart, and the reads decide. One die a third bigger
+    than ours changes nearly as much, but its halves lie closer: it is left to the detector's peak."""
+    board = np.full((300, 400, 3), 90, np.uint8)
+    still = Still.of(board, (0, 0, 400, 300), die_side=20.0)
+    pair = board.copy()
+    cv2.fillConvexPoly(pair, cv2.boxPoints(((190, 150), (20, 20), 0)).astype(np.int32), (240, 240, 240))
+    cv2.fillConvexPoly(pair, cv2.boxPoints(((210, 144), (20, 20), 30)).astype(np.int32), (200, 200, 200))
+    pair[156:166, 196:214] = 60  # the shadow under their meeting corner
+    (blob,) = still.blobs(still.changed(pair))
+    assert blob.one_or_two
+    apart = math.dist(*blob.centres)
+    assert 17 < apart < 26
+    big = board.copy()
+    big[137:163, 187:213] = 240  # one die 1.3 sides across
+    assert still.blobs(still.changed(big)) == []
 
 
 def test_a_frame_made_a_still_once_compares_as_the_frame_does() -> None:

@@ -54,6 +54,11 @@ ELONGATED = 1.45
 # squarer than that; such a patch is read both ways and the reads decide (``vision.dice``).
 PAIR_AREA = 1.5
 PAIR_ELONGATED = 1.55
+# The halves of a squarish patch bigger than one die lie at least this many die sides apart when it
+# holds two dice lying together: side by side about a die's side plus the blur's pixel (0.97 sides for
+# dice of 0.8 standard sides), more corner to corner. One die up to 1.4 sides across puts them at most
+# 0.87 apart, the blur's spread included.
+APART = 0.9
 
 
 class StillError(ValueError):
@@ -67,11 +72,13 @@ class Blob:
     centres: tuple[tuple[float, float], ...]
     area: float  # in die areas
     width: float = 0.0  # the patch's short side in image px: about a die's side and the blur's spread
+    decided: bool = True  # False: the reads say whether the patch holds one die or two (``one_or_two``)
 
     @property
     def one_or_two(self) -> bool:
-        """Two centres in a patch one big die could make: two small dice, or one die, as the reads say."""
-        return len(self.centres) == 2 and self.area <= ONE_DIE[1]
+        """Two centres in a patch whose shape does not tell one die from two: two small dice, or one die
+        (or something else that arrived), as the reads say."""
+        return len(self.centres) == 2 and not self.decided
 
 
 @dataclass(frozen=True)
@@ -149,15 +156,21 @@ class Still:
             long, short = max(w, h), min(w, h)
             dice: list[tuple[float, float]] | None
             if area <= ONE_DIE[1]:
-                pair = _two(points, long, short, PAIR_ELONGATED) if area >= PAIR_AREA else None
-                dice = pair or [(float(centres[k][0]), float(centres[k][1]))]
+                dice = _two(points, long, short, PAIR_ELONGATED) if area >= PAIR_AREA else None
+                decided = dice is None
+                dice = dice or [(float(centres[k][0]), float(centres[k][1]))]
             else:
                 dice = _two(points, long, short, ELONGATED)
+                decided = dice is not None
                 if dice is None:
-                    continue  # one square patch bigger than a die: the cube, a cup's base, a hand's shadow
+                    # a squarish patch bigger than a die: two dice lying close at an angle to each other
+                    # (their shadows fill the corners), or the cube, a cup's base, a hand's shadow
+                    dice = _two(points, long, short, 1.0) or []
+                    if len(dice) < 2 or math.dist(*dice) < APART * DIE_PX:
+                        continue  # one die bigger than ours: the detector's peak reads it
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
             at = tuple((float(x), float(y)) for x, y in back)
-            found.append(Blob(at, float(area), float(short) / self.scale))
+            found.append(Blob(at, float(area), float(short) / self.scale, decided))
         return sorted(found, key=lambda b: abs(b.area / len(b.centres) - TYPICAL))
 
     def to_json(self) -> dict:
