@@ -9,7 +9,10 @@ own dice painted out. Each throw (``synthetic.real_throws``) lays two real dice,
 photographs of ``../shared/data/real-dice`` that the dice networks never trained on (every 10th), onto
 one of them as a table throws them: flat on empty points or between the rows, lying against each other,
 against the field's rim; or, to be thrown again, one of them on a checker, in a tray, or both in the
-other half. The tournament camera's chess clock ticks between the frame the turn began with and the
+other half. A die's top face is pasted where a camera sees it: a die's side above the board (a
+checker's thickness more on a checker), so shifted away from the camera's nadir (the pose the reader
+solves from the field; on the most oblique board, ``test4.jpg``, by up to one and a half die sides at the
+near rim). The tournament camera's chess clock ticks between the frame the turn began with and the
 throw; on a third of the throws the cube was turned to 2 and moved into a tray or to the bar's end first.
 
 Every throw is read twice, as the referee reads it (``referee read --position --on-roll``, the position
@@ -46,6 +49,7 @@ from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, cutouts, labelled
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
+from vision import dice_flags
 from vision.arrivals import Still
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
@@ -134,15 +138,15 @@ def cube_found(t: RealTable, throw: Throw, seen: CubeReading | None) -> str:
     )
 
 
-def tables() -> tuple[list[RealTable], dict[str, BoardReader]]:
-    """The real tables and a reader for each, calibrated on its photograph."""
-    cams = labelled_cameras(BOARDS)
-    tables = [
-        RealTable.of(
-            c.name, c.image, c.layout, c.profile.corners, c.profile.orientation, c.checkers, c.dice, c.cube
-        )
-        for c in cams
-    ]
+def tables(boards: Path = BOARDS) -> tuple[list[RealTable], dict[str, BoardReader]]:
+    """The real tables and a reader for each, calibrated on its photograph. A die is pasted where the
+    reader's own camera model sees a die standing there (its top face shifted away from the nadir)."""
+    cams = labelled_cameras(boards)
+    tables = []
+    for c in cams:
+        _, (nx, ny), height, aspect = dice_flags.camera(c.profile.corners, c.image.shape)
+        at = c.profile.corners, c.profile.orientation, c.checkers, c.dice, c.cube
+        tables.append(RealTable.of(c.name, c.image, c.layout, *at, (float(nx), float(ny), height, aspect)))
     return tables, {c.name: BoardReader(c.profile) for c in cams}
 
 

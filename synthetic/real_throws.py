@@ -67,6 +67,9 @@ class RealTable:
     orientation: Orientation
     checkers: np.ndarray  # the layout's first-layer checkers as (u, v, ru, rv) in the field's unit square
     cube: tuple[float, float] | None  # where the photograph's cube lies, in px
+    # the camera over the field: its nadir (x, y) and height in field widths, x right and y down from the
+    # top-left corner, and the field's height over its width; None: straight down from far above
+    camera: tuple[float, float, float, float] | None = None
 
     @classmethod
     def of(
@@ -79,9 +82,11 @@ class RealTable:
         checkers: np.ndarray,
         dice: Sequence[tuple[float, float]] = (),
         cube: tuple[float, float] | None = None,
+        camera: tuple[float, float, float, float] | None = None,
     ) -> RealTable:
         """The table of a labelled photograph: its labelled ``dice`` (centres, px) are painted out."""
-        t = cls(name, photograph, layout, np.asarray(corners, np.float64), orientation, checkers, cube)
+        quad = np.asarray(corners, np.float64)
+        t = cls(name, photograph, layout, quad, orientation, checkers, cube, camera)
         t.image = _painted_out(photograph, list(dice), t.die_side())
         return t
 
@@ -98,6 +103,22 @@ class RealTable:
     def image_at(self, u: float, v: float) -> tuple[float, float]:
         p = self.to_image @ np.array([u, v, 1.0])
         return float(p[0] / p[2]), float(p[1] / p[2])
+
+    def seen_at(self, u: float, v: float, rise: float) -> tuple[tuple[float, float], float]:
+        """Where the image shows the point ``rise`` field widths above (``u``, ``v``), and how much bigger
+        than on the board: the plane at that height is seen magnified about the camera's nadir.
+
+            >>> corners = np.array([[0, 0], [100, 0], [100, 90], [0, 90]], np.float64)
+            >>> t = RealTable("t", None, None, corners, None, None, None, camera=(0.5, 0.45, 2.0, 0.9))
+            >>> (x, y), k = t.seen_at(1.0, 0.5, 0.1)
+            >>> round(x, 2), round(y, 2), round(k, 3)
+            (102.63, 45.0, 1.053)
+        """
+        if self.camera is None:
+            return self.image_at(u, v), 1.0
+        nx, ny, height, aspect = self.camera
+        k = height / (height - rise)
+        return self.image_at(nx + (u - nx) * k, (ny + (v * aspect - ny) * k) / aspect), k
 
     def field_at(self, x: float, y: float) -> tuple[float, float]:
         """The field's unit-square coordinates of image point (``x``, ``y``)."""
@@ -208,7 +229,6 @@ def make_throw(t: RealTable, rng: np.random.Generator) -> Throw:
         mine = [c for c in t.checkers if (c[0] < 0.5) == (half is Half.LEFT)] or list(t.checkers)
         u, v, ru, _ = mine[int(rng.integers(len(mine)))]
         first = (float(u + rng.uniform(-0.3, 0.3) * ru), float(v))
-        sizes[0] *= 1.06  # a die on a checker stands nearer the camera
     elif kind == "in a tray":
         u = float(rng.uniform(-0.085, -0.035) if half is Half.LEFT else rng.uniform(1.035, 1.085))
         first = (u, float(rng.uniform(0.15, 0.85)))
@@ -285,13 +305,24 @@ def render_throw(
     _tick(frame, t, rng)
     light = float(rng.uniform(0.8, 1.05))
     edges = _pair_edges(t, throw) if throw.kind == "touching" else None
-    for (u, v, size), value in zip(throw.spots, throw.values, strict=True):
+    for (x, y, side), value in zip(seen_dice(t, throw), throw.values, strict=True):
         die = dice[value][int(rng.integers(len(dice[value])))]
-        x, y = t.image_at(u, v)
         # a touching pair lies edge to edge: each die turned so that its own edges follow the pair's
         turn = die.angle - edges if edges is not None else float(rng.uniform(0, 90))
-        paste(frame, die, (x, y), t.die_side() * size, turn, rng, light=light)
+        paste(frame, die, (x, y), side, turn, rng, light=light)
     return _camera(frame, rng), _camera(before, rng)
+
+
+def seen_dice(t: RealTable, throw: Throw) -> list[tuple[float, float, float]]:
+    """Each die's top face as the frame shows it: centre and side in px. The top face is what a
+    photograph of a die shows; it stands a die's side above the board, and a checker's thickness (half a
+    die) more on a die resting on a checker."""
+    seen = []
+    for k, (u, v, size) in enumerate(throw.spots):
+        on = throw.kind == "on a checker" and k == 0
+        (x, y), nearer = t.seen_at(u, v, (1.5 if on else 1.0) / FIELD_IN_DICE)
+        seen.append((x, y, t.die_side() * size * nearer))
+    return seen
 
 
 def _pair_edges(t: RealTable, throw: Throw) -> float:

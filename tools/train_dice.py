@@ -232,20 +232,14 @@ def board_composites(data: Path, count: int, seed: int, held: set[str]) -> list[
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from calibration.labelled import labelled_cameras
+    from bench.semireal import tables as real_tables
     from synthetic.pasted import cutouts
-    from synthetic.real_throws import RealTable, make_throw, render_throw
+    from synthetic.real_throws import make_throw, render_throw, seen_dice
     from vision.dice import search_window
 
     if not count:
         return []
-    cams = labelled_cameras(data / "real-boards")
-    tables = [
-        RealTable.of(
-            c.name, c.image, c.layout, c.profile.corners, c.profile.orientation, c.checkers, c.dice, c.cube
-        )
-        for c in cams
-    ]
+    tables, _ = real_tables(data / "real-boards")
     names = set(load_labels(data / "real-dice" / "labels.csv")) - held
     pool: dict[int, list] = {}
     for c in cutouts(data / "real-dice" / "labels.csv", data / "real-dice" / "images", names):
@@ -257,10 +251,7 @@ def board_composites(data: Path, count: int, seed: int, held: set[str]) -> list[
         throw = make_throw(t, rng)
         dice = {v: [_recoloured(cs[int(rng.integers(len(cs)))], rng)] for v, cs in pool.items()}
         frame, _ = render_throw(t, throw, dice, rng)
-        truth = [
-            (v, *t.image_at(u, w), t.die_side() * size)
-            for (u, w, size), v in zip(throw.spots, throw.values, strict=True)
-        ]
+        truth = [(v, *die) for die, v in zip(seen_dice(t, throw), throw.values, strict=True)]
         if rng.random() < TILTED:
             frame, truth = _tilted(frame, truth, rng)
         x0, y0, x1, y1 = search_window(t.corners, frame.shape)
