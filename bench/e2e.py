@@ -141,8 +141,8 @@ class SameFrameReader:
             self.tally.reads += 1
         return self._reading
 
-    def still(self, image: np.ndarray) -> Still:
-        return self.reader.still(image)
+    def turn_still(self, image: np.ndarray) -> Still:
+        return self.reader.turn_still(image)
 
     def arrivals(self, image: np.ndarray, before: Still) -> int:
         return self.reader.arrivals(image, before)

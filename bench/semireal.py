@@ -50,10 +50,9 @@ from referee.throws import CallKind
 from synthetic.pasted import Cutout, cutouts, labelled
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
 from vision import dice_flags
-from vision.arrivals import Still
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
-from vision.dice import expected_die_side, find_dice, search_window
+from vision.dice import find_dice
 from vision.reading import CubeReading
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -173,8 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         throw = make_throw(t, rng)
         frame, before = render_throw(t, throw, dice, rng)
         quad = t.corners
-        side = expected_die_side(quad) or 1.0
-        stills = {"in a game": Still.of(before, search_window(quad, frame.shape), side), "first throw": None}
+        stills = {"in a game": readers[t.name].turn_still(before), "first throw": None}
         board = Board.from_layout(t.layout, t.orientation)
         options = SessionOptions(t.orientation, RuleOptions())
         for mode, still in stills.items():

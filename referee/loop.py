@@ -54,7 +54,7 @@ class Reader(Protocol):
         same_board: bool = True,
     ) -> BoardReading: ...
 
-    def still(self, frame: np.ndarray) -> Still: ...
+    def turn_still(self, frame: np.ndarray) -> Still: ...
 
     def arrivals(self, frame: np.ndarray, before: Still) -> int: ...
 
@@ -159,7 +159,7 @@ class Pipeline:
             and self.reader.arrivals(frame.image, self.before)
         ):
             return
-        self.before = self.reader.still(frame.image)
+        self.before = self.reader.turn_still(frame.image)
         self._before_board = expected
 
     def evidence(self, image: np.ndarray) -> bytes | None:

@@ -54,7 +54,7 @@ class TableReader:
     ) -> BoardReading:
         return replace(reading_of(self.board, ORIENTATION, self.hidden), dice=self.dice)
 
-    def still(self, frame: np.ndarray) -> Still:
+    def turn_still(self, frame: np.ndarray) -> Still:
         height, width = frame.shape[:2]
         return Still.of(frame, (0, 0, width, height), die_side=20.0)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -118,7 +119,26 @@ def test_only_what_arrived_is_a_die(reader: BoardReader) -> None:
     assert still.scale == pytest.approx(DIE_PX / (expected_die_side(quad) or 1.0))
     assert sorted(d.value for d in find_dice(thrown, quad)) == [1, 4, 5]
     assert sorted(d.value for d in find_dice(thrown, quad, still=still)) == [1, 5]
-    assert sorted(d.value for d in reader.read(thrown, before=reader.still(before)).dice) == [1, 5]
+    assert sorted(d.value for d in reader.read(thrown, before=reader.turn_still(before)).dice) == [1, 5]
+
+
+def test_a_die_the_change_map_cannot_see_is_found_where_nothing_die_like_was_before(
+    reader: BoardReader,
+) -> None:
+    """A die the colour of the point it lies on changes too little of the table to show in the change
+    map; the detector saw nothing die-like there when the turn began, so its peak is a die that arrived.
+    (The still is made of the thrown frame itself, as if the dice matched the points exactly, with the
+    peaks of the frame before the throw.)"""
+    quad = np.asarray(reader.profile.corners, dtype=np.float64)
+    before = _frame().image
+    thrown = _frame(DieSpec(1, 0.68, 0.5, 10.0), DieSpec(5, 0.84, 0.45, 50.0)).image
+    unseen = reader.still(thrown)
+    assert find_dice(thrown, quad, still=unseen) == []  # nothing changed, and nothing says what was there
+    invisible = replace(unseen, peaks=reader.turn_still(before).peaks)
+    assert sorted(d.value for d in find_dice(thrown, quad, still=invisible)) == [1, 5]
+    # where the detector saw something die-like before the throw, an unchanged peak stays the table's
+    there = replace(unseen, peaks=reader.turn_still(thrown).peaks)
+    assert find_dice(thrown, quad, still=there) == []
 
 
 def test_a_patch_that_arrived_and_cannot_be_read_is_an_unreadable_die(reader: BoardReader) -> None:

@@ -35,7 +35,7 @@ def test_a_touching_pair_is_never_called_one_die(shared_data: Path) -> None:
         frame, before = render_throw(t, throw, by_face, rng)
         if throw.kind != "touching":
             continue
-        reading = reader.read(frame, expected=t.layout, before=reader.still(before))
+        reading = reader.read(frame, expected=t.layout, before=reader.turn_still(before))
         board = Board.from_layout(t.layout, t.orientation)
         call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
         calls.append((throw.values, call.kind, sorted(call.dice), call.reason))

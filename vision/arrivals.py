@@ -88,6 +88,21 @@ class Still:
     window: tuple[int, int, int, int]  # x0, y0, x1, y1 in image px
     scale: float
     image: np.ndarray  # BGR uint8, the window shrunk by ``scale``
+    # where the dice detector saw something die-like in the frame the still was made of (image px): the
+    # table's own (a logo, the clock, the cube); None when it was not looked at
+    peaks: tuple[tuple[float, float], ...] | None = None
+
+    def seen_before(self, x: float, y: float, side: float) -> bool | None:
+        """Whether the detector saw something die-like within half a die of (``x``, ``y``) before the throw
+        (None when the still does not say).
+
+            >>> still = Still((0, 0, 60, 60), 0.3, np.zeros((18, 18, 3), np.uint8), ((20.0, 20.0),))
+            >>> still.seen_before(24.0, 21.0, 12.0), still.seen_before(40.0, 20.0, 12.0)
+            (True, False)
+        """
+        if self.peaks is None:
+            return None
+        return any(math.hypot(x - a, y - b) <= 0.5 * side for a, b in self.peaks)
 
     @classmethod
     def of(cls, frame: np.ndarray, window: tuple[int, int, int, int], die_side: float) -> Still:

@@ -53,6 +53,10 @@ PIP_SIZE = (0.6, 1.1)
 DETECT_HEAT = 0.3
 # At most this many candidates are read: a table holds four dice and a cube; a photograph, more.
 MAX_CANDIDATES_FIELD = 8
+# A detector peak this hot is a die that arrived, even where the change map saw nothing, if the detector
+# saw nothing die-like there (down to STILL_HEAT) in the turn's still frame.
+NEW_PEAK_HEAT = 0.45
+STILL_HEAT = 0.15
 MAX_CANDIDATES = 40
 # At most this many patches of change are read where the detector saw nothing (those most like a die).
 MAX_PATCHES = 4
@@ -384,7 +388,7 @@ def _proposals(
         return _Proposals(cands)  # no still, or the light or the camera moved: the still says nothing
     # what did not change since the still is the table's own; a patch of change no peak explains is
     # read as a hot peak (off centre it is read again)
-    kept = [c for c in cands if still.arrived(changed, c.x, c.y, die_side)]
+    kept = [c for c in cands if still.arrived(changed, c.x, c.y, die_side) or _new_peak(still, c, die_side)]
     blobs = still.blobs(changed)
     for blob in blobs:
         if len(blob.centres) == 2 and not blob.one_or_two:
@@ -394,6 +398,23 @@ def _proposals(
     patches = [centre for blob in blobs for centre in blob.centres][:MAX_PATCHES]
     kept, pairs = _with_patches(kept, blobs, patches, die_side)
     return _Proposals(kept, patches, pairs, changed, still)
+
+
+def _new_peak(still: Still, c: dice_model.Candidate, die_side: float) -> bool:
+    """A plain detector peak where the detector saw nothing die-like before the throw: a die the colour
+    of the point it lies on changes too little of the table to show in the change map."""
+    return c.heat >= NEW_PEAK_HEAT and still.seen_before(c.x, c.y, die_side) is False
+
+
+def turn_still(image: np.ndarray, quad: np.ndarray) -> Still:
+    """The still of a settled frame with no dice on it, that the turn's throw is compared with: with the
+    detector's die-like peaks on it (down to ``STILL_HEAT``), the table's own things."""
+    window = search_window(quad, image.shape)
+    side = expected_die_side(quad) or 1.0
+    x0, y0, x1, y1 = window
+    found = dice_detect.detect(image[y0:y1, x0:x1], _detect_scale(image, side), STILL_HEAT, MAX_CANDIDATES)
+    peaks = tuple((float(c.x + x0), float(c.y + y0)) for c in found)
+    return replace(Still.of(image, window, side), peaks=peaks)
 
 
 def _with_patches(
@@ -507,7 +528,8 @@ def find_dice(
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
     face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
-    window before the throw) only what arrived since can be a die; when the still shows the same
+    window before the throw) only what arrived since can be a die: what changed, or a hot detector peak
+    where the still's own peaks (``turn_still``) saw nothing die-like; when the still shows the same
     checkers as the frame (``same_board``: the settled frame the turn began with) and ``checkers`` are
     known, a die-sized patch that arrived on an empty point and that the reader cannot make out is
     reported as an unreadable die with no face (the referee waits rather than miss a die). ``now`` is

@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             still = load_image(args.before)
             profile.check_frame(still.shape[1], still.shape[0])
-            before = reader.still(still)
+            before = reader.turn_still(still)
         except ValueError as e:
             raise CommandError(f"--before {args.before}: {e}") from None
     status = 0
