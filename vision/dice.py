@@ -367,7 +367,11 @@ def candidates(
 
 
 def _proposals(
-    image: np.ndarray, quad: np.ndarray | None, still: Still | None, now: Still | None = None
+    image: np.ndarray,
+    quad: np.ndarray | None,
+    still: Still | None,
+    now: Still | None = None,
+    same_board: bool = False,
 ) -> _Proposals:
     if quad is None:
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
@@ -388,7 +392,13 @@ def _proposals(
         return _Proposals(cands)  # no still, or the light or the camera moved: the still says nothing
     # what did not change since the still is the table's own; a patch of change no peak explains is
     # read as a hot peak (off centre it is read again)
-    kept = [c for c in cands if still.arrived(changed, c.x, c.y, die_side) or _new_peak(still, c, die_side)]
+    # on the board the still shows, a peak where the detector saw nothing die-like is new too (once a
+    # play has begun, a checker's art where none lay before is not)
+    kept = [
+        c
+        for c in cands
+        if still.arrived(changed, c.x, c.y, die_side) or (same_board and _new_peak(still, c, die_side))
+    ]
     blobs = still.blobs(changed)
     for blob in blobs:
         if len(blob.centres) == 2 and not blob.one_or_two:
@@ -528,16 +538,17 @@ def find_dice(
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
     face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
-    window before the throw) only what arrived since can be a die: what changed, or a hot detector peak
-    where the still's own peaks (``turn_still``) saw nothing die-like; when the still shows the same
-    checkers as the frame (``same_board``: the settled frame the turn began with) and ``checkers`` are
-    known, a die-sized patch that arrived on an empty point and that the reader cannot make out is
-    reported as an unreadable die with no face (the referee waits rather than miss a die). ``now`` is
-    ``image`` made a still of (``Still.of``) when the caller has it: the image is then not shrunk again.
+    window before the throw) only what arrived since can be a die: what changed, or, when the still shows
+    the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
+    detector peak where the still's own peaks (``turn_still``) saw nothing die-like. On that board,
+    with ``checkers`` known, a die-sized patch that arrived on an empty point and that the reader cannot
+    make out is reported as an unreadable die with no face (the referee waits rather than miss a die).
+    ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
+    shrunk again.
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
-    proposed = _proposals(image, quad, still, now)
+    proposed = _proposals(image, quad, still, now, same_board)
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
