@@ -49,7 +49,6 @@ from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, cutouts, labelled
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
-from vision import dice_flags
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
 from vision.dice import find_dice
@@ -141,11 +140,7 @@ def tables(boards: Path = BOARDS) -> tuple[list[RealTable], dict[str, BoardReade
     """The real tables and a reader for each, calibrated on its photograph. A die is pasted where the
     reader's own camera model sees a die standing there (its top face shifted away from the nadir)."""
     cams = labelled_cameras(boards)
-    tables = []
-    for c in cams:
-        _, (nx, ny), height, aspect = dice_flags.camera(c.profile.corners, c.image.shape)
-        at = c.profile.corners, c.profile.orientation, c.checkers, c.dice, c.cube
-        tables.append(RealTable.of(c.name, c.image, c.layout, *at, (float(nx), float(ny), height, aspect)))
+    tables = [RealTable.of_labelled(c) for c in cams]
     return tables, {c.name: BoardReader(c.profile) for c in cams}
 
 

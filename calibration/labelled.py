@@ -17,6 +17,7 @@ import numpy as np
 
 from bgboard.layout import ImageLayout
 from calibration.learn import calibrate
+from vision import dice_flags
 from vision.board_reader import BoardReader
 from vision.profile import Profile
 
@@ -36,6 +37,13 @@ class Labelled:
     def checkers(self) -> np.ndarray:
         """The labelled position's first-layer checkers as (u, v, ru, rv) in the field's unit square."""
         return BoardReader(self.profile, use_dice=False, use_counts=False).checkers(self.layout)
+
+    @property
+    def pose(self) -> tuple[float, float, float, float]:
+        """The camera over the field as the dice reader solves it from the field's corners: its nadir
+        (x, y) and height in field widths, and the field's height over its width (``dice_flags.camera``)."""
+        _, (nx, ny), height, aspect = dice_flags.camera(np.asarray(self.profile.corners), self.image.shape)
+        return float(nx), float(ny), height, aspect
 
 
 def labelled_cameras(boards: Path) -> list[Labelled]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -54,6 +55,34 @@ CUBES = {
     "test10.jpg": (50.0, (30, 30, 30), (30, 30, 30), (170, 215, 225)),
 }
 CUBE_MOVED = 0.35  # share of throws on a table with a cube where it was turned to 2 and moved first
+
+
+class _Calibrated(Protocol):
+    @property
+    def corners(self) -> Sequence[tuple[float, float]]: ...
+    @property
+    def orientation(self) -> Orientation: ...
+
+
+class LabelledPhotograph(Protocol):
+    """A labelled board photograph with its calibration, as ``calibration.labelled.Labelled`` gives it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def image(self) -> np.ndarray: ...
+    @property
+    def layout(self) -> ImageLayout: ...
+    @property
+    def profile(self) -> _Calibrated: ...
+    @property
+    def checkers(self) -> np.ndarray: ...
+    @property
+    def dice(self) -> Sequence[tuple[float, float]]: ...
+    @property
+    def cube(self) -> tuple[float, float] | None: ...
+    @property
+    def pose(self) -> tuple[float, float, float, float]: ...
 
 
 @dataclass
@@ -89,6 +118,12 @@ class RealTable:
         t = cls(name, photograph, layout, quad, orientation, checkers, cube, camera)
         t.image = _painted_out(photograph, list(dice), t.die_side())
         return t
+
+    @classmethod
+    def of_labelled(cls, c: LabelledPhotograph) -> RealTable:
+        """The table of a labelled, calibrated photograph, its camera posed as the reader poses it."""
+        p = c.profile
+        return cls.of(c.name, c.image, c.layout, p.corners, p.orientation, c.checkers, c.dice, c.cube, c.pose)
 
     @property
     def to_image(self) -> np.ndarray:

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.semireal import held_out_dice
-from bench.semireal import tables as semireal_tables
 from bgboard.layout import Board
+from calibration.labelled import labelled_cameras
 from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
-from synthetic.real_throws import make_throw, render_throw
+from synthetic.pasted import Cutout, cutouts, labelled
+from synthetic.real_throws import RealTable, make_throw, render_throw
+from vision.board_reader import BoardReader
 
 PAIRS = 12  # the first touching throws of the bench's seed
 
@@ -23,9 +24,14 @@ def test_a_touching_pair_is_never_called_one_die(shared_data: Path) -> None:
     and lying against each other, as `referee read --position --on-roll` calls them in a game: never a
     throw again (the pair is two dice, not "only one die"), never a roll with other numbers; when a die
     of the pair cannot be read surely the referee waits."""
-    by_face = held_out_dice()
-    tables, by_name = semireal_tables()
-    readers = [by_name[t.name] for t in tables]
+    dice_dir = shared_data / "real-dice"
+    unseen = set(sorted(labelled(dice_dir / "labels.csv"))[::10])  # kept out of the networks' training
+    by_face: dict[int, list[Cutout]] = {}
+    for c in cutouts(dice_dir / "labels.csv", dice_dir / "images", unseen):
+        by_face.setdefault(c.value, []).append(c)
+    cams = labelled_cameras(shared_data / "real-boards")
+    tables = [RealTable.of_labelled(c) for c in cams]
+    readers = [BoardReader(c.profile) for c in cams]
     rng = np.random.default_rng(1)
     calls, n = [], 0
     while len(calls) < PAIRS:

@@ -232,14 +232,14 @@ def board_composites(data: Path, count: int, seed: int, held: set[str]) -> list[
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from bench.semireal import tables as real_tables
+    from calibration.labelled import labelled_cameras
     from synthetic.pasted import cutouts
-    from synthetic.real_throws import make_throw, render_throw, seen_dice
+    from synthetic.real_throws import RealTable, make_throw, render_throw, seen_dice
     from vision.dice import search_window
 
     if not count:
         return []
-    tables, _ = real_tables(data / "real-boards")
+    tables = [RealTable.of_labelled(c) for c in labelled_cameras(data / "real-boards")]
     names = set(load_labels(data / "real-dice" / "labels.csv")) - held
     pool: dict[int, list] = {}
     for c in cutouts(data / "real-dice" / "labels.csv", data / "real-dice" / "images", names):
