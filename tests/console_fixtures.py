@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,6 +34,13 @@ from vision.reading import BoardReading, DieReading
 
 ORIENTATION = Orientation.BOTTOM_RIGHT
 FPS = 25.0
+
+
+def ctrl_c_reaches_it() -> None:
+    """For ``Popen(preexec_fn=...)``: the child starts with SIGINT at its default, so the test's SIGINT is
+    Ctrl-C to it. Run as a background job (``make test &``), the tests inherit SIGINT ignored, and a
+    Python child that starts with it ignored keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 class Identity:

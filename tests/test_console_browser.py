@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from bgboard.layout import Board, Side
-from tests.console_fixtures import ORIENTATION, LiveTable
+from tests.console_fixtures import ORIENTATION, LiveTable, ctrl_c_reaches_it
 from tests.test_console import random_position
 
 PIN = "2468"
@@ -125,6 +125,7 @@ def test_the_page_follows_a_demo_game_live(browser: Any) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=ctrl_c_reaches_it,
     )
     try:
         lines: list[str] = []

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.cli.demo import run_demo
 from synthetic.demo_game import demo_game
-from tests.console_fixtures import read_events
+from tests.console_fixtures import ctrl_c_reaches_it, read_events
 
 CLIENTS = 20
 TURNS = 3
@@ -50,6 +50,7 @@ def test_twenty_clients_follow_a_demo_game_and_miss_nothing(tmp_path: Path) -> N
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "REFEREE_CONSOLE_PIN": "2468"},
+        preexec_fn=ctrl_c_reaches_it,
     )
     try:
         assert demo.stdout is not None

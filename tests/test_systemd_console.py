@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.console_fixtures import ctrl_c_reaches_it
 from tests.test_systemd import ANALYZE, directives, needs_analyze, verifiable_copy
 
 SOCKET = Path(__file__).resolve().parents[1] / "systemd" / "bg-referee-console.socket"
@@ -71,7 +72,9 @@ def test_the_console_serves_on_the_socket_systemd_passes(tmp_path: Path) -> None
         "--record",
         str(tmp_path / "r.sqlite"),
     ]
-    demo = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    demo = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=ctrl_c_reaches_it
+    )
     try:
         deadline = time.monotonic() + 10
         while True:  # systemd-socket-activate listens first, then starts the demo on the first connection
