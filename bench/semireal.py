@@ -136,10 +136,10 @@ def cube_found(t: RealTable, throw: Throw, seen: CubeReading | None) -> str:
     )
 
 
-def tables(boards: Path = BOARDS) -> tuple[list[RealTable], dict[str, BoardReader]]:
+def tables() -> tuple[list[RealTable], dict[str, BoardReader]]:
     """The real tables and a reader for each, calibrated on its photograph. A die is pasted where the
     reader's own camera model sees a die standing there (its top face shifted away from the nadir)."""
-    cams = labelled_cameras(boards)
+    cams = labelled_cameras(BOARDS)
     tables = [RealTable.of_labelled(c) for c in cams]
     return tables, {c.name: BoardReader(c.profile) for c in cams}
 
