@@ -180,8 +180,8 @@ class Still:
                 if dice is None:
                     # a squarish patch bigger than a die: two dice lying close at an angle to each other
                     # (their shadows fill the corners), or the cube, a cup's base, a hand's shadow
-                    dice = _two(points, long, short, 1.0) or []
-                    if len(dice) < 2 or math.dist(*dice) < APART * DIE_PX:
+                    dice = _halves(points)
+                    if math.dist(*dice) < APART * DIE_PX:
                         continue  # one die bigger than ours: the detector's peak reads it
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
             at = tuple((float(x), float(y)) for x, y in back)
@@ -239,8 +239,11 @@ def _two(points: np.ndarray, long: float, short: float, elongated: float) -> lis
     """The centres of two dice in a blob of change (its ``long`` and ``short`` sides, from its least
     rectangle), or None when the blob is no pair (not ``elongated`` times longer than wide): the blob's
     halves along its long axis."""
-    if long < elongated * max(short, 1.0):
-        return None
+    return None if long < elongated * max(short, 1.0) else _halves(points)
+
+
+def _halves(points: np.ndarray) -> list[tuple[float, float]]:
+    """The centres of a blob's two halves along its long axis."""
     centre = points.mean(axis=0)
     _, _, vt = np.linalg.svd(points - centre, full_matrices=False)
     along = (points - centre) @ vt[0]

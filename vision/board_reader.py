@@ -43,7 +43,7 @@ from vision.checkers import (
     call_slots,
 )
 from vision.cube import cube_side, cube_strips, find_cube
-from vision.dice import expected_die_side, find_dice, search_window, turn_still
+from vision.dice import expected_die_side, find_dice, search_window, table_peaks
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -236,8 +236,10 @@ class BoardReader:
 
     def turn_still(self, frame: np.ndarray) -> Still:
         """The still of a settled frame with no dice on it, that the turn's throw is compared with: with
-        what the dice detector saw die-like on it (``vision.dice.turn_still``)."""
-        return turn_still(frame, np.asarray(self.profile.corners, dtype=np.float64))
+        what the dice detector saw die-like on it (``vision.dice.table_peaks``). The frame loop asks for
+        it of the frame it has just read, whose still is kept."""
+        peaks = table_peaks(frame, np.asarray(self.profile.corners, dtype=np.float64))
+        return replace(self.still(frame), peaks=peaks)
 
     def arrivals(self, frame: np.ndarray, before: Still) -> int:
         """How many patches of change the size of a die lie in ``frame`` since ``before``."""

@@ -377,16 +377,12 @@ def _proposals(
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
         return _Proposals(_one_peak_per_die(found))
     die_side = _die_side(quad)
-    # only the field and a margin for the trays: dice beyond are not the table's business
-    window = search_window(quad, image.shape)
-    x0, y0, x1, y1 = window
-    found = dice_detect.detect(
-        image[y0:y1, x0:x1], _detect_scale(image, die_side), DETECT_HEAT, MAX_CANDIDATES_FIELD
-    )
+    found = _in_the_window(image, quad, die_side, DETECT_HEAT, MAX_CANDIDATES_FIELD)
     # keep the detector's centre but trust the field for plausible sizes
     found = _one_peak_per_die([c for c in found if 0.6 * die_side <= c.side <= 2.0 * die_side])
     least = die_side * READ_SIDE_FIELD
-    cands = [dice_model.Candidate(c.x + x0, c.y + y0, max(c.side, least), c.heat) for c in found]
+    cands = [replace(c, side=max(c.side, least)) for c in found]
+    window = search_window(quad, image.shape)
     changed = still.changed(image, now) if still is not None and still.window == window else None
     if still is None or changed is None:
         return _Proposals(cands)  # no still, or the light or the camera moved: the still says nothing
@@ -416,15 +412,21 @@ def _new_peak(still: Still, c: dice_model.Candidate, die_side: float) -> bool:
     return c.heat >= NEW_PEAK_HEAT and still.seen_before(c.x, c.y, die_side) is False
 
 
-def turn_still(image: np.ndarray, quad: np.ndarray) -> Still:
-    """The still of a settled frame with no dice on it, that the turn's throw is compared with: with the
-    detector's die-like peaks on it (down to ``STILL_HEAT``), the table's own things."""
-    window = search_window(quad, image.shape)
-    side = expected_die_side(quad) or 1.0
-    x0, y0, x1, y1 = window
-    found = dice_detect.detect(image[y0:y1, x0:x1], _detect_scale(image, side), STILL_HEAT, MAX_CANDIDATES)
-    peaks = tuple((float(c.x + x0), float(c.y + y0)) for c in found)
-    return replace(Still.of(image, window, side), peaks=peaks)
+def table_peaks(image: np.ndarray, field_quad: np.ndarray) -> tuple[tuple[float, float], ...]:
+    """Where the detector sees anything die-like (down to ``STILL_HEAT``) in the field's window of a
+    frame with no dice on it: the table's own things, kept with the turn's still (``Still.peaks``)."""
+    found = _in_the_window(image, field_quad, _die_side(field_quad), STILL_HEAT, MAX_CANDIDATES)
+    return tuple((float(c.x), float(c.y)) for c in found)
+
+
+def _in_the_window(
+    image: np.ndarray, quad: np.ndarray, die_side: float, heat: float, most: int
+) -> list[dice_model.Candidate]:
+    """The detector's ``most`` hottest peaks of at least ``heat`` in the field's search window (only the
+    field and a margin for the trays: dice beyond are not the table's business), in image px."""
+    x0, y0, x1, y1 = search_window(quad, image.shape)
+    found = dice_detect.detect(image[y0:y1, x0:x1], _detect_scale(image, die_side), heat, most)
+    return [replace(c, x=c.x + x0, y=c.y + y0) for c in found]
 
 
 def _with_patches(
@@ -540,7 +542,7 @@ def find_dice(
     face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
     window before the throw) only what arrived since can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
-    detector peak where the still's own peaks (``turn_still``) saw nothing die-like. On that board,
+    detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. On that board,
     with ``checkers`` known, a die-sized patch that arrived on an empty point and that the reader cannot
     make out is reported as an unreadable die with no face (the referee waits rather than miss a die).
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
