@@ -1,4 +1,4 @@
-"""Train the dice value network and export it to ONNX for ``cv2.dnn``.
+"""Train the dice value network and export it to ONNX.
 
 The detector that proposes the dice it reads is trained by ``tools/train_dice_detect.py``.
 
@@ -572,13 +572,18 @@ def freeze_norms(net: nn.Module) -> None:
                 m.eval()
 
 
-def export(net: nn.Module, shape: tuple[int, ...], path: Path) -> None:
+def export(net: nn.Module, shape: tuple[int, ...], path: Path, free_size: bool = False) -> None:
+    """Export for ``vision.onnx_net``: any batch, and with ``free_size`` (a fully convolutional network)
+    any height and width; ONNX Runtime refuses an input of another shape than the file declares."""
+    free_in = {0: "n", 2: "h", 3: "w"} if free_size else {0: "n"}
+    free_out = {0: "n", 2: "out_h", 3: "out_w"} if free_size else {0: "n"}
     torch.onnx.export(
         net,
         torch.zeros(shape),
         str(path),
         input_names=["x"],
         output_names=["y"],
+        dynamic_axes={"x": free_in, "y": free_out},
         dynamo=False,
         opset_version=13,
     )

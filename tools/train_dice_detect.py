@@ -1,4 +1,4 @@
-"""Train the fast dice detector (``vision/models/dice_detect.onnx``) and export it for ``cv2.dnn``.
+"""Train the fast dice detector (``vision/models/dice_detect.onnx``) and export it to ONNX.
 
 The detector only says where dice might be; ``dice_value.onnx`` (``tools/train_dice.py``) then reads
 each candidate and throws out what is not a die. So this network is tuned for recall and speed: a
@@ -237,7 +237,7 @@ def main() -> None:
     composites = board_composites(args.data, args.composites, args.seed + 3, held)
     net = train(samples + rendered + negs * 8 + composites, args.steps, rng, args.lr, args.batch, start)
     torch.save(net.state_dict(), args.out / "dice_detect.pt")
-    export(net, (1, 3, PATCH, PATCH), args.out / "dice_detect.onnx")
+    export(net, (1, 3, PATCH, PATCH), args.out / "dice_detect.onnx", free_size=True)
 
 
 if __name__ == "__main__":

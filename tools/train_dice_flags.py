@@ -1,4 +1,4 @@
-"""Train the dice flags network (cocked? resting on a checker?) and export it to ONNX for ``cv2.dnn``.
+"""Train the dice flags network (cocked? resting on a checker?) and export it to ONNX.
 
 The network judges a die that ``vision.dice.find_dice`` found on a known field; its input is made by
 ``vision.dice_flags.views`` (the die's neighbourhood in the board plane, twice: 3.2 and 1.6 die sides

@@ -1,7 +1,7 @@
 """The fast dice detector: where dice might be in a frame, for ``dice_model.read`` to confirm and read.
 
 A small fully convolutional network (``models/dice_detect.onnx``, trained by
-``tools/train_dice_detect.py``) runs through ``cv2.dnn`` on the frame shrunk until a die is about
+``tools/train_dice_detect.py``) runs (``vision.onnx_net``) on the frame shrunk until a die is about
 ``DIE_PX`` pixels wide; at stride 4 it gives a centre heat map, the die's size and the centre's offset
 within its cell. It is tuned to miss nothing: whatever it wrongly proposes, the value reader calls
 "not a die". ``python -m bench.dice`` times it.
@@ -46,11 +46,7 @@ def heat_map(image: np.ndarray, scale: float) -> np.ndarray:
     """
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
     blob = cv2.dnn.blobFromImage(small, scalefactor=1 / 255.0, mean=(127.5, 127.5, 127.5))  # x / 255 - 0.5
-    n = _net(MODEL)  # looked up per call, so a benchmark can point MODEL at another file
-    with n.lock:
-        n.net.setInput(blob)
-        out = n.net.forward()[0]
-    return out
+    return _net(MODEL).run(blob)[0]  # looked up per call, so a benchmark can point MODEL at another file
 
 
 def detect(image: np.ndarray, scale: float, threshold: float = 0.2, limit: int = 10) -> list[Candidate]:

@@ -1,4 +1,4 @@
-"""The dice value network, run through ``cv2.dnn`` (no torch at run time).
+"""The dice value network, run through ONNX Runtime (no torch at run time).
 
 ``dice_value.onnx`` reads one 48x48 crop per candidate that :mod:`vision.dice_detect` found: "not a
 die", the top face 1..6 of a flat die, or "cocked" (leaning, no face up). It is trained by
@@ -100,10 +100,7 @@ def read(
         crops = [v for c in crops for v in (c, c[:, ::-1])]
         looks *= 2
     # looked up at call time, so that a benchmark can point MODELS at another folder
-    n = nets(MODELS, BOARD_READER if on_board else PHOTO_READER)
-    with n.lock:
-        n.net.setInput(_blob(np.stack(crops)))
-        logits = n.net.forward()
+    logits = nets(MODELS, BOARD_READER if on_board else PHOTO_READER).run(_blob(np.stack(crops)))
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)

@@ -105,16 +105,14 @@ def normalise(batch: np.ndarray) -> np.ndarray:
 
 
 class CountNet:
-    """The strip network through ``cv2.dnn`` (a ``ModelError`` when its file is missing or broken)."""
+    """The strip network (``vision.onnx_net``; a ``ModelError`` when its file is missing or broken)."""
 
     def __init__(self, path: Path = MODEL) -> None:
         self._onnx = OnnxNet(path, "point-count model")
 
     def probabilities(self, strip_batch: np.ndarray) -> np.ndarray:
         """(N, 17) probabilities for N strips: each count 0..15, then "covered"."""
-        with self._onnx.lock:
-            self._onnx.net.setInput(normalise(strip_batch))
-            logits = self._onnx.net.forward()
+        logits = self._onnx.run(normalise(strip_batch))
         logits = logits - logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)
