@@ -635,7 +635,7 @@ def _on_the_field(
     away from the camera's nadir. With the board's ``checkers`` known, whether a die rests on one is read
     off its footprint instead."""
     points = [(cands[i].x, cands[i].y) for i in kept]
-    judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE)
+    judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE, resting_known=checkers is not None)
     odds = [_cocked_odds(probs[i]) for i in kept]
     lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
     at = {i: k for k, i in enumerate(kept)}

@@ -210,27 +210,31 @@ def lean(p_cocked: float, reader_odds: float) -> Lean:
 
 
 def _logits(x: np.ndarray) -> np.ndarray:
-    n = net(MODEL)
-    with n.lock:
-        n.net.setInput(np.ascontiguousarray(x))
-        return n.net.forward().reshape(len(x), 2)
+    return net(MODEL).run(x).reshape(len(x), 2)
 
 
 def judge(
-    image: np.ndarray, quad: np.ndarray, points: list[tuple[float, float]], field_in_dice: float
+    image: np.ndarray,
+    quad: np.ndarray,
+    points: list[tuple[float, float]],
+    field_in_dice: float,
+    resting_known: bool = False,
 ) -> np.ndarray:
     """(N, 2) probabilities (cocked, on a checker) for the dice centred at ``points`` (image px).
 
     A die the first look is not plainly sure of (``SURE``) is looked at again in the other three quarter
     turns of the board plane (the leans turned alike) and the four looks' logits averaged; most dice do
-    not need it.
+    not need it. With ``resting_known`` (the caller knows from the board's checkers whether each die rests
+    on one) only the cocked logit's doubt is worth the other looks; the on-a-checker column is then only
+    the first look's.
     """
     if not points:
         return np.zeros((0, 2), np.float32)
     stacked = np.stack([views(image, quad, x, y, field_in_dice) for x, y in points])
     x = blob(stacked, leans(quad, image.shape, np.array(points)))
     logits = _logits(x)
-    unsure = np.flatnonzero(np.any(np.abs(logits) < SURE, axis=1))
+    used = logits[:, :1] if resting_known else logits
+    unsure = np.flatnonzero(np.any(np.abs(used) < SURE, axis=1))
     if len(unsure):
         looks = [x[unsure]]
         for _ in range(3):
