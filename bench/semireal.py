@@ -167,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         throw = make_throw(t, rng)
         frame, before = render_throw(t, throw, dice, rng)
         quad = t.corners
+        # as the frame loop does: the settled frame the turn began with is read (the cube looked for),
+        # then made the turn's still
+        readers[t.name].read(before, expected=t.layout)
         stills = {"in a game": readers[t.name].turn_still(before), "first throw": None}
         board = Board.from_layout(t.layout, t.orientation)
         options = SessionOptions(t.orientation, RuleOptions())
@@ -175,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             reading = reader.read(frame, expected=t.layout, before=still)
             ms = (time.perf_counter() - t0) * 1000
+            now = reader.still(frame)  # the read's own, shrunk once a frame for the cube and the dice
             t0 = time.perf_counter()
             find_dice(
                 frame,
@@ -182,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                 checkers=t.checkers,
                 still=still or reader.profile.still,
                 same_board=still is not None,
+                now=now,
             )
             dice_ms = (time.perf_counter() - t0) * 1000
             if mode == MODES[0] and throw.cube is not None:
