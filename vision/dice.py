@@ -31,6 +31,10 @@ DIE_PROBABILITY = 0.8
 REJECTED = 2 * (1 - DIE_PROBABILITY)
 # A first look this sure of one class is not looked at again.
 SURE_READ = 0.75
+# A die whose likeliest face two looks give less than this share of its die probability is read eight
+# ways (four turns, each mirrored), and those decide: a face two looks doubt is misread more often than
+# eight looks misread it, and a die that sure is seldom misread.
+LOOK_AGAIN = 0.7
 # A die's outline: the least edge strength around it (Sobel, 8-bit grey); specks have about 5..20.
 MIN_EDGE = 21.0
 # Beyond the field a candidate must be surer than this to be a die.
@@ -248,16 +252,23 @@ def _pip_count(image: np.ndarray, c: dice_model.Candidate) -> int | None:
 
 
 def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
-    """The reader's probabilities (N, 8): one upright look, and a second, turned look only where it counts.
+    """The reader's probabilities (N, 8): one upright look, a second, turned look only where it counts,
+    and eight looks where two leave the face in doubt.
 
     The reader costs as much as the detector, so a candidate it plainly rejects (two looks could not
     bring "not a die" under 1 - DIE_PROBABILITY) or plainly reads (one class at SURE_READ or more)
     keeps its first look; the rest are read again as ``dice_model.read`` does by default (two turns).
+    A die whose likeliest face the two looks give less than ``LOOK_AGAIN`` of its die probability is
+    read in four turns, each also mirrored (a die's faces look the same in a mirror), and those eight
+    looks decide.
     """
     probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
     if again:
         probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
+    unsure = [i for i in again if probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0])]
+    if unsure:
+        probs[unsure] = dice_model.read(image, [cands[i] for i in unsure], turns=4, mirror=True, on_board=True)
     return probs
 
 
