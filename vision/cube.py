@@ -2,8 +2,9 @@
 
 The strips of the field where a cube may lie are rectified (the bar, and the trays either side); the
 cube is the square block of cube size that stands out most from its surroundings there. Its face is
-read only where a numeral matches a drawn template clearly; otherwise ``value`` is None (the session
-keeps the cube value it knows from the game).
+read where the marks on it (darker or lighter than the face, at any turn) match one face value's drawn
+numeral clearly and no other value's; otherwise ``value`` is None (the session keeps the cube value it
+knows from the game).
 
     >>> import numpy as np
     >>> quad = np.array([[100, 50], [500, 50], [500, 350], [100, 350]], np.float32)
@@ -100,36 +101,104 @@ def _squares(gray: np.ndarray, side: float, where) -> list[tuple[float, float, f
 _RING = np.ones((7, 7), np.uint8)  # the ring around a square that its contrast is measured against
 
 
-@lru_cache(maxsize=32)
-def _template(text: str, side: int) -> np.ndarray:
-    img = np.zeros((side, side), np.uint8)
-    scale = 0.9 if len(text) == 1 else 0.7
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
-    cv2.putText(
-        img, text, ((side - tw) // 2, (side + th) // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, 2, cv2.LINE_AA
-    )
-    return img
+# A face's numeral is compared with drawn numerals of every face value in these fonts, turned every
+# TURN degrees (a cube lies at any angle), both scaled into a NORM x NORM box (cubes' fonts differ in
+# size and weight).
+FONTS = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_TRIPLEX)
+TURN = 10
+NORM = 24
+# A numeral is read when it matches a value's drawing at least this well (normalised correlation) and
+# every other value's at least MARGIN worse: a logo, a glare or a shadow matches no drawing clearly.
+MATCH = 0.75
+MARGIN = 0.12
+# Ink is what differs from the face (darker or lighter), inside it (a part touching the crop's edge is
+# the cube's side or the table), covering this share of the face: a numeral's strokes.
+INK_SHARE = (0.03, 0.35)
+
+
+def _boxed(mask: np.ndarray) -> np.ndarray | None:
+    """``mask``'s marks scaled, keeping their shape, into the NORM x NORM box: zero mean, unit length."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) < 4:
+        return None
+    crop = mask[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].astype(np.float32)
+    f = (NORM - 2) / max(crop.shape)
+    w, h = max(1, round(crop.shape[1] * f)), max(1, round(crop.shape[0] * f))
+    box = np.zeros((NORM, NORM), np.float32)
+    x0, y0 = (NORM - w) // 2, (NORM - h) // 2
+    box[y0 : y0 + h, x0 : x0 + w] = cv2.resize(crop, (w, h), interpolation=cv2.INTER_AREA)
+    v = cv2.GaussianBlur(box, (3, 3), 0).ravel()  # a stroke a pixel off still overlaps
+    v -= v.mean()
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else None
+
+
+@lru_cache(maxsize=1)
+def _drawings() -> tuple[np.ndarray, np.ndarray]:
+    """Every face value drawn in every font at every turn, boxed: (K, NORM * NORM) and their values."""
+    vecs, values = [], []
+    side = 96
+    for value in FACES:
+        text = str(value)
+        for font in FONTS:
+            img = np.zeros((side, side), np.uint8)
+            (tw, th), _ = cv2.getTextSize(text, font, 1.4, 3)
+            cv2.putText(img, text, ((side - tw) // 2, (side + th) // 2), font, 1.4, 255, 3, cv2.LINE_AA)
+            for angle in range(0, 360, TURN):
+                m = cv2.getRotationMatrix2D((side / 2, side / 2), angle, 1.0)
+                v = _boxed(cv2.warpAffine(img, m, (side, side)) > 127)
+                if v is not None:
+                    vecs.append(v)
+                    values.append(value)
+    return np.stack(vecs), np.array(values)
+
+
+def _inks(face: np.ndarray) -> list[np.ndarray]:
+    """The marks on a face crop that may be its numeral: the parts darker than the face, and those
+    lighter, that lie inside the crop, where they cover a numeral's share of it."""
+    h, w = face.shape
+    smooth = cv2.GaussianBlur(face, (3, 3), 0)
+    dark = cv2.threshold(smooth, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
+    found = []
+    for mask in (dark, 255 - dark):
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+        inside = [
+            k
+            for k in range(1, n)
+            if stats[k, cv2.CC_STAT_LEFT] > 0
+            and stats[k, cv2.CC_STAT_TOP] > 0
+            and stats[k, cv2.CC_STAT_LEFT] + stats[k, cv2.CC_STAT_WIDTH] < w
+            and stats[k, cv2.CC_STAT_TOP] + stats[k, cv2.CC_STAT_HEIGHT] < h
+            and stats[k, cv2.CC_STAT_AREA] >= 0.01 * h * w
+        ]
+        ink = np.isin(labels, inside)
+        if INK_SHARE[0] <= ink.mean() <= INK_SHARE[1]:
+            found.append(ink)
+    return found
 
 
 def _read_face(gray: np.ndarray) -> int | None:
-    """The numeral on a cube face crop, or None when no face template matches clearly."""
-    side = 40
-    face = cv2.resize(gray, (side, side), interpolation=cv2.INTER_AREA)
-    ink = cv2.threshold(face, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)[1]
-    # a margin lets the numeral match a few pixels off centre: the found square is rough
-    ink = cv2.copyMakeBorder(ink, 4, 4, 4, 4, cv2.BORDER_CONSTANT, value=0)
-    best, second, value = 0.0, 0.0, None
-    for v in FACES:
-        t = _template(str(v), side)
-        for k in range(4):
-            score = float(cv2.matchTemplate(ink, np.rot90(t, k).copy(), cv2.TM_CCOEFF_NORMED).max())
-            if score > best:
-                if value != v:
-                    second = best
-                best, value = score, v
-            elif value != v:
-                second = max(second, score)
-    return value if best > 0.6 and best - second > 0.1 else None
+    """The numeral on a cube face crop (grey), or None when none matches a face value's drawing clearly.
+
+    >>> face = np.full((40, 40), 40, np.uint8)
+    >>> _ = cv2.putText(face, "8", (12, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 230, 2, cv2.LINE_AA)
+    >>> _read_face(face), _read_face(np.full((40, 40), 40, np.uint8))
+    (8, None)
+    """
+    face = cv2.resize(gray, (FACE_PX, FACE_PX), interpolation=cv2.INTER_AREA)
+    drawings, values = _drawings()
+    best, value = -1.0, None
+    for ink in _inks(face):
+        v = _boxed(ink)
+        if v is None:
+            continue
+        scores = drawings @ v
+        by_value = {int(f): float(scores[values == f].max()) for f in FACES}
+        top = max(by_value, key=by_value.__getitem__)
+        others = max(s for f, s in by_value.items() if f != top)
+        if by_value[top] >= MATCH and by_value[top] - others >= MARGIN and by_value[top] > best:
+            best, value = by_value[top], top
+    return value
 
 
 def cube_strips(field_quad: np.ndarray) -> list[np.ndarray]:
