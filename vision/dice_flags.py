@@ -122,11 +122,19 @@ def camera(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.nda
         [0.5, 0.5, 2.2, 0.9]
     """
     q = np.asarray(quad, np.float64).reshape(4, 2)
+    return _camera(q.tobytes(), tuple(shape[:2]))
+
+
+@lru_cache(maxsize=8)
+def _camera(corners: bytes, size: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """``camera`` of the field's corners (float64 bytes) in a frame of ``size`` (h, w): solved once per
+    field, as a frame's dice ask for it several times (the arrays given are read-only: shared)."""
+    q = np.frombuffer(corners, np.float64).reshape(4, 2)
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
     m = cv2.getPerspectiveTransform(unit, q.astype(np.float32)).astype(np.float64)
     left, right = _apply(m, 0.0, 0.5), _apply(m, 1.0, 0.5)
     f = DISTANCE * math.hypot(right[0] - left[0], right[1] - left[1])
-    h, w = shape[:2]
+    h, w = size
     k = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
     a = np.linalg.solve(k, m)  # = scale * [r1, aspect * r2, t]
     scale = math.copysign(float(np.linalg.norm(a[:, 0])), a[2, 2])
@@ -134,7 +142,10 @@ def camera(quad: np.ndarray, shape: tuple[int, ...]) -> tuple[np.ndarray, np.nda
     r1, r2 = a[:, 0] / scale, a[:, 1] / (aspect * scale)
     rot = np.stack([r1, r2, np.cross(r1, r2)], 1)
     centre = -np.linalg.solve(rot, a[:, 2] / scale)
-    return m, centre[:2], abs(float(centre[2])), aspect
+    nadir = centre[:2].copy()
+    m.setflags(write=False)
+    nadir.setflags(write=False)
+    return m, nadir, abs(float(centre[2])), aspect
 
 
 def _unit(m: np.ndarray, points: np.ndarray) -> np.ndarray:
