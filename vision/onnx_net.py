@@ -18,9 +18,11 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-# One thread a network: a read runs on one worker thread, and the capture loop, the console and the
-# signals need the other cores of a Raspberry Pi (the networks are too small to gain from splitting).
-THREADS = 1
+# Two threads a network, as OpenCV's own functions use more than one: a frame's read is done sooner,
+# and a Raspberry Pi's other cores are left to the capture loop and the console. The threads sleep
+# while they wait for work: spinning, they fought OpenCV's threads for the cores (on a 2-core machine
+# a read took twice as long).
+THREADS = 2
 
 
 class ModelError(RuntimeError):
@@ -35,7 +37,9 @@ class OnnxNet:
 
     def __init__(self, path: Path, what: str) -> None:
         options = ort.SessionOptions()
-        options.intra_op_num_threads = options.inter_op_num_threads = THREADS
+        options.intra_op_num_threads = THREADS
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3  # errors only: a model's own warnings are no news to a player
         try:
             self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
