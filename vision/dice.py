@@ -268,7 +268,8 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
         probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
     unsure = [i for i in again if probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0])]
     if unsure:
-        probs[unsure] = dice_model.read(image, [cands[i] for i in unsure], turns=4, mirror=True, on_board=True)
+        doubted = [cands[i] for i in unsure]
+        probs[unsure] = dice_model.read(image, doubted, turns=4, mirror=True, on_board=True)
     return probs
 
 
