@@ -70,6 +70,15 @@ def test_missing_models_are_a_clear_error(tmp_path: Path) -> None:
         dice_model.nets(tmp_path)
 
 
+def test_an_input_the_model_cannot_take_is_a_clear_error() -> None:
+    """A model file exported for other inputs than the reader gives it fails as a ``ModelError`` naming
+    the file and the shape (the board reader then reports the dice unread), not as the runtime's own."""
+    with pytest.raises(
+        ModelError, match=r"dice value model .*dice_value.onnx cannot take .*\(2, 4, 48, 48\)"
+    ):
+        dice_model.nets().run(np.zeros((2, 4, 48, 48), np.float32))
+
+
 @pytest.mark.parametrize("colour", ["white", "black", "red"])
 def test_rendered_flat_faces_read_right(colour: str) -> None:
     """Each face 1..6 of a flat rendered die, read at the renderer's box."""

@@ -46,10 +46,18 @@ class OnnxNet:
         except Exception as e:  # onnxruntime raises its own classes (NoSuchFile, InvalidProtobuf, Fail)
             raise ModelError(f"cannot load the {what} {path}: reinstall the package ({e})") from e
         self.input = self.session.get_inputs()[0].name
+        self.what, self.path = what, path
 
     def run(self, x: np.ndarray) -> np.ndarray:
-        """The network's first output for the float32 NCHW batch ``x``."""
-        out = self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})[0]
+        """The network's first output for the float32 NCHW batch ``x``; a ``ModelError`` when the file
+        cannot take it (a model exported for one input shape only)."""
+        try:
+            out = self.session.run(None, {self.input: np.ascontiguousarray(x, np.float32)})[0]
+        except Exception as e:  # InvalidArgument and the like: the file, not the frame, is at fault
+            raise ModelError(
+                f"the {self.what} {self.path} cannot take an input of shape {tuple(x.shape)}: export it with "
+                f"a free batch (tools/train_dice.py's export does) ({str(e).splitlines()[0]})"
+            ) from e
         return np.asarray(out)
 
 
