@@ -42,7 +42,7 @@ from vision.checkers import (
     SlotSampler,
     call_slots,
 )
-from vision.cube import cube_side, cube_strips, find_cube
+from vision.cube import cube_at, cube_side, cube_strips, find_cube
 from vision.dice import expected_die_side, find_dice, search_window, table_peaks
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
@@ -201,7 +201,9 @@ class BoardReader:
         now = self.still(frame)  # shrunk once for every comparison with a still
         cube = self._cube(frame, now)
         if dice is None:
-            dice = self._off_the_cube(self._dice(frame, now, expected, before, same_board), cube)
+            found = self._dice(frame, now, expected, before, same_board)
+            cube = cube or self._cube_among(found, frame, now)
+            dice = self._off_the_cube(found, cube)
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -404,6 +406,18 @@ class BoardReader:
         cube = find_cube(frame, np.asarray(self.profile.corners, dtype=np.float64))
         self._cube_seen = (now, cube)
         return cube
+
+    def _cube_among(self, dice: tuple[DieReading, ...], frame: np.ndarray, now: Still) -> CubeReading | None:
+        """The cube the outline search missed, among the ``dice``: a find on the bar or beyond the field
+        (where a die is thrown again anyway) that the value reader could not read as a die's face, and
+        whose own face reads a cube's value. Kept as the cube seen. (A die's pips read as a cube's
+        numeral for about one die in fifty: a die read plainly stays a die.)"""
+        quad = np.asarray(self.profile.corners, dtype=np.float64)
+        for die in dice:
+            if die.half is None and die.value is None and (cube := cube_at(frame, quad, die.center)):
+                self._cube_seen = (now, cube)
+                return cube
+        return None
 
     def _cube_mask(self, still: Still) -> np.ndarray:
         """The strips where a cube may lie, at the scale of ``still``."""

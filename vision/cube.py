@@ -242,12 +242,46 @@ def find_cube(image: np.ndarray, field_quad: np.ndarray) -> CubeReading | None:
     if best is None:
         return None
     cx, cy, s, _, place = best
-    back = np.linalg.inv(to_field)
-    h = s / 2
+    return _reading(to_field, fh, (cx, cy), place, _face_value(image, to_field, (cx, cy), s))
+
+
+def cube_at(image: np.ndarray, field_quad: np.ndarray, center: tuple[float, float]) -> CubeReading | None:
+    """The cube lying at image point ``center`` when the cube-sized square there shows a face value's
+    numeral; None otherwise (a die, whose pips seldom read as one, or a face not legible).
+
+    The dice reader can take a cube its outline search missed (at the bar's end, its edges running
+    into the checkers beside it) for a die: on the bar or beyond the field, where no die counts, a find
+    whose face reads a cube's value is the cube.
+    """
+    quad = np.asarray(field_quad, dtype=np.float32).reshape(4, 2)
+    to_field, fh = _field_map(quad)
+    ((cx, cy),) = cv2.perspectiveTransform(np.array([[center]], np.float32), to_field)[0].tolist()
+    side = CUBE_IN_FIELD * FIELD_PX
+    value = _face_value(image, to_field, (cx, cy), side)
+    if value is None:
+        return None
+    off = TRAY * FIELD_PX
+    place = CubePlace.BAR if off <= cx <= off + FIELD_PX else CubePlace.TRAY
+    return _reading(to_field, fh, (cx, cy), place, value)
+
+
+def _face_value(
+    image: np.ndarray, to_field: np.ndarray, centre: tuple[float, float], side: float
+) -> int | None:
+    """The face read off the square of ``side`` rectified px centred at rectified ``centre``."""
+    cx, cy = centre
+    h = side / 2
     square = np.array([[[cx - h, cy - h], [cx + h, cy - h], [cx + h, cy + h], [cx - h, cy + h]]], np.float32)
-    corners = cv2.perspectiveTransform(square, back)[0]
+    corners = cv2.perspectiveTransform(square, np.linalg.inv(to_field))[0]
     out = np.array([[0, 0], [FACE_PX, 0], [FACE_PX, FACE_PX], [0, FACE_PX]], np.float32)
     face = cv2.warpPerspective(image, cv2.getPerspectiveTransform(corners, out), (FACE_PX, FACE_PX))
-    value = _read_face(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
-    x, y = cv2.perspectiveTransform(np.array([[[cx, cy]]], np.float32), back)[0, 0]
+    return _read_face(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY))
+
+
+def _reading(
+    to_field: np.ndarray, fh: float, centre: tuple[float, float], place: CubePlace, value: int | None
+) -> CubeReading:
+    """The cube found at rectified ``centre`` as a reading: its centre back in image px."""
+    cx, cy = centre
+    x, y = cv2.perspectiveTransform(np.array([[[cx, cy]]], np.float32), np.linalg.inv(to_field))[0, 0]
     return CubeReading(place, (round(float(x), 1), round(float(y), 1)), float(cy / fh), value)
