@@ -43,7 +43,8 @@ from vision.checkers import (
     call_slots,
 )
 from vision.cube import cube_at, cube_side, cube_strips, find_cube
-from vision.dice import expected_die_side, find_dice, search_window, table_peaks
+from vision.dice import expected_die_side, find_dice, search_window, table_peaks, window_peaks
+from vision.dice_model import Candidate
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -160,6 +161,7 @@ class BoardReader:
         # the frame the cube was last looked for on (as a still), and what was found
         self._cube_seen: tuple[Still, CubeReading | None] | None = None
         self._last_still: tuple[np.ndarray, Still] | None = None  # the last frame, made a still of
+        self._last_peaks: tuple[np.ndarray, list[Candidate]] | None = None  # and its detector peaks
         self._strips: np.ndarray | None = None
         # slots that the camera does not see at all (the field runs off the frame) are never guessed
         w, h = profile.image_size
@@ -239,9 +241,17 @@ class BoardReader:
     def turn_still(self, frame: np.ndarray) -> Still:
         """The still of a settled frame with no dice on it, that the turn's throw is compared with: with
         what the dice detector saw die-like on it (``vision.dice.table_peaks``). The frame loop asks for
-        it of the frame it has just read, whose still is kept."""
-        peaks = table_peaks(frame, np.asarray(self.profile.corners, dtype=np.float64))
-        return replace(self.still(frame), peaks=peaks)
+        it of the frame it has just read, whose still and detector peaks are kept."""
+        return replace(self.still(frame), peaks=table_peaks(self._peaks(frame)))
+
+    def _peaks(self, frame: np.ndarray) -> list[Candidate]:
+        """The dice detector's peaks in ``frame`` (``vision.dice.window_peaks``); the last frame's are kept,
+        as its still is."""
+        if self._last_peaks is not None and self._last_peaks[0] is frame:
+            return self._last_peaks[1]
+        peaks = window_peaks(frame, np.asarray(self.profile.corners, dtype=np.float64))
+        self._last_peaks = (frame, peaks)
+        return peaks
 
     def arrivals(self, frame: np.ndarray, before: Still) -> int:
         """How many patches of change the size of a die lie in ``frame`` since ``before``."""
@@ -384,7 +394,13 @@ class BoardReader:
             # the turn's own still shows the board the frame does; the calibration's, another position
             still, same = (before, same_board) if before is not None else (self.profile.still, False)
             found = self._find_dice(
-                frame, field_quad=quad, checkers=checkers, still=still, same_board=same, now=now
+                frame,
+                field_quad=quad,
+                checkers=checkers,
+                still=still,
+                same_board=same,
+                now=now,
+                peaks=self._peaks(frame),
             )
             return tuple(found)
         except (ValueError, RuntimeError) as e:

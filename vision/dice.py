@@ -384,12 +384,16 @@ def _proposals(
     still: Still | None,
     now: Still | None = None,
     same_board: bool = False,
+    peaks: Sequence[dice_model.Candidate] | None = None,
 ) -> _Proposals:
     if quad is None:
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
         return _Proposals(_one_peak_per_die(found))
     die_side = _die_side(quad)
-    found = _in_the_window(image, quad, die_side, DETECT_HEAT, MAX_CANDIDATES_FIELD)
+    if peaks is None:
+        found = _in_the_window(image, quad, die_side, DETECT_HEAT, MAX_CANDIDATES_FIELD)
+    else:  # the same peaks as that pass: the detector lists them hottest first
+        found = [c for c in peaks if c.heat >= DETECT_HEAT][:MAX_CANDIDATES_FIELD]
     # keep the detector's centre but trust the field for plausible sizes
     found = _one_peak_per_die([c for c in found if 0.6 * die_side <= c.side <= 2.0 * die_side])
     least = die_side * READ_SIDE_FIELD
@@ -424,11 +428,21 @@ def _new_peak(still: Still, c: dice_model.Candidate, die_side: float) -> bool:
     return c.heat >= NEW_PEAK_HEAT and still.seen_before(c.x, c.y, die_side) is False
 
 
-def table_peaks(image: np.ndarray, field_quad: np.ndarray) -> tuple[tuple[float, float], ...]:
-    """Where the detector sees anything die-like (down to ``STILL_HEAT``) in the field's window of a
-    frame with no dice on it: the table's own things, kept with the turn's still (``Still.peaks``)."""
-    found = _in_the_window(image, field_quad, _die_side(field_quad), STILL_HEAT, MAX_CANDIDATES)
-    return tuple((float(c.x), float(c.y)) for c in found)
+def window_peaks(image: np.ndarray, field_quad: np.ndarray) -> list[dice_model.Candidate]:
+    """Every detector peak down to ``STILL_HEAT`` (the ``MAX_CANDIDATES`` hottest) in the field's search
+    window, in image px: one detector pass over a frame serves both ``find_dice`` (``peaks``: it reads
+    the hotter ones) and, for a frame with no dice on it, the turn's still (``table_peaks``). The field is
+    taken as ``find_dice`` takes it (``_quad``), so that the pass is the one it would make."""
+    quad = _quad(field_quad)
+    if quad is None:
+        raise ValueError("window_peaks needs the field's corners")
+    return _in_the_window(image, quad, _die_side(quad), STILL_HEAT, MAX_CANDIDATES)
+
+
+def table_peaks(peaks: Sequence[dice_model.Candidate]) -> tuple[tuple[float, float], ...]:
+    """Where the detector saw anything die-like (``window_peaks``) in a frame with no dice on it: the
+    table's own things, kept with the turn's still (``Still.peaks``)."""
+    return tuple((float(c.x), float(c.y)) for c in peaks)
 
 
 def _in_the_window(
@@ -536,6 +550,7 @@ def find_dice(
     still: Still | None = None,
     same_board: bool = False,
     now: Still | None = None,
+    peaks: Sequence[dice_model.Candidate] | None = None,
 ) -> list[DieReading]:
     """Every die in ``image`` (BGR), left to right.
 
@@ -558,11 +573,11 @@ def find_dice(
     with ``checkers`` known, a die-sized patch that arrived on an empty point and that the reader cannot
     make out is reported as an unreadable die with no face (the referee waits rather than miss a die).
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
-    shrunk again.
+    shrunk again; ``peaks``, likewise, its ``window_peaks``: the detector is then not run again.
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
-    proposed = _proposals(image, quad, still, now, same_board)
+    proposed = _proposals(image, quad, still, now, same_board, peaks)
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
