@@ -175,13 +175,16 @@ def main(argv: list[str] | None = None) -> int:
         options = SessionOptions(t.orientation, RuleOptions())
         for mode, still in stills.items():
             reader = readers[t.name]
+            # a frame of its own each way: the reader keeps the last frame's still and detector peaks, and a
+            # first throw's frame is one it has not read
+            image = frame if mode == MODES[0] else frame.copy()
             t0 = time.perf_counter()
-            reading = reader.read(frame, expected=t.layout, before=still)
+            reading = reader.read(image, expected=t.layout, before=still)
             ms = (time.perf_counter() - t0) * 1000
-            now = reader.still(frame)  # the read's own, shrunk once a frame for the cube and the dice
+            now = reader.still(image)  # the read's own, shrunk once a frame for the cube and the dice
             t0 = time.perf_counter()
             find_dice(
-                frame,
+                image,
                 quad,
                 checkers=t.checkers,
                 still=still or reader.profile.still,
