@@ -6,14 +6,16 @@
 The tables are the labelled board photographs of ``../shared/data/real-boards`` (the first of each camera
 that no hand covers, calibrated as ``../shared/checks/boards.py`` does: ``calibration.labelled``), their
 own dice painted out. Each throw (``synthetic.real_throws``) lays two real dice, cut out of the
-photographs of ``../shared/data/real-dice`` that the dice networks never trained on (every 10th), onto
-one of them as a table throws them: flat on empty points or between the rows, lying against each other,
-against the field's rim; or, to be thrown again, one of them on a checker, in a tray, or both in the
-other half. A die's top face is pasted where a camera sees it: a die's side above the board (a
-checker's thickness more on a checker), so shifted away from the camera's nadir (the pose the reader
-solves from the field; on the most oblique board, ``test4.jpg``, by up to one and a half die sides at the
-near rim). The tournament camera's chess clock ticks between the frame the turn began with and the
-throw; on a third of the throws the cube was turned to 2 and moved into a tray or to the bar's end first.
+photographs of ``../shared/data/real-dice`` that the dice networks never trained on (every 10th; each die
+cut along its own outline by GrabCut, with none of the photograph's table or of a neighbouring die, and
+shrunk as a camera shrinks it: ``synthetic.pasted``), onto one of them as a table throws them: flat on
+empty points or between the rows, lying against each other, against the field's rim; or, to be thrown
+again, one of them on a checker, in a tray, or both in the other half. A die's top face is pasted where a
+camera sees it: a die's side above the board (a checker's thickness more on a checker), so shifted away
+from the camera's nadir (the pose the reader solves from the field; on the most oblique board,
+``test4.jpg``, by up to one and a half die sides at the near rim). The tournament camera's chess clock
+ticks between the frame the turn began with and the throw; on a third of the throws the cube was turned
+to 2 and moved into a tray or to the bar's end first.
 
 Every throw is read twice, as the referee reads it (``referee read --position --on-roll``, the position
 confirmed and the thrower on roll): *in a game*, knowing the settled frame the turn began with (only what

@@ -1,10 +1,12 @@
 """Real dice cut out of photographs and pasted into real frames: throws on real boards without a renderer.
 
 A photograph of dice on a plain light table (``../shared/data/real-dice``) gives each die's box and top
-face. :func:`cutouts` cuts every die out with a mask of its own shape: the pixels that stand out from the
-table's colour where they make a die-sized blob (coloured dice), or else the square the die's outline
-draws (a white die on a white table shows little but its edges). :func:`paste` lays one into another
-frame at any place, size and turn, under that frame's light, with a soft shadow and the frame's blur.
+face. :func:`cutouts` cuts every die out with a mask of its own shape, found by OpenCV's GrabCut from the
+box (the other dice's boxes are not this die, its middle is): a mask that kept the box's corners would
+carry a square of the photograph's table, or a piece of a neighbouring die, onto the board, and a reader
+shown a grey square with a dark die in it sees a big die showing one pip. :func:`paste` lays one into
+another frame at any place, size and turn, under that frame's light, with a soft shadow and the frame's
+blur; shrunk as a camera shrinks it (each pixel the mean of what it covers, so small pips stay).
 
     >>> import numpy as np
     >>> die = Cutout(np.full((20, 20, 3), 240, np.uint8), np.ones((20, 20), np.float32), 3, 16.0, "test")
@@ -53,7 +55,7 @@ def labelled(labels_csv: Path) -> dict[str, list[tuple[int, float, float, float,
 
 
 def cutouts(labels_csv: Path, images: Path, names: Collection[str] | None = None) -> list[Cutout]:
-    """Every labelled die of the photographs ``names`` (all of them when None), cut out."""
+    """Every labelled die of the photographs ``names`` (all of them when None) that can be cut out cleanly."""
     out = []
     for name, boxes in sorted(labelled(labels_csv).items()):
         if names is not None and name not in names:
@@ -61,21 +63,25 @@ def cutouts(labels_csv: Path, images: Path, names: Collection[str] | None = None
         image = cv2.imread(str(images / name))
         if image is None:
             continue
-        out += [_cut(image, value, box, name) for value, *box in boxes]
+        others = [box for _, *box in boxes]
+        cut = (_cut(image, value, box, others, name) for value, *box in boxes)
+        out += [c for c in cut if c is not None]
     return out
 
 
-def _cut(image: np.ndarray, value: int, box: list[float], source: str) -> Cutout:
+def _cut(
+    image: np.ndarray, value: int, box: list[float], boxes: list[list[float]], source: str
+) -> Cutout | None:
     x0, y0, x1, y1 = box
     h, w = image.shape[:2]
     X0, Y0 = int(max(0, x0 - PAD)), int(max(0, y0 - PAD))
     X1, Y1 = int(min(w, x1 + PAD)), int(min(h, y1 + PAD))
     crop = image[Y0:Y1, X0:X1].copy()
     side = ((x1 - x0) + (y1 - y0)) / 2
-    centre = ((x0 + x1) / 2 - X0, (y0 + y1) / 2 - Y0)
-    mask = _stands_out(crop, centre, side)
-    if mask.sum() < 0.45 * side * side * 255:
-        mask = _outlined_square(crop, centre, side)
+    inner = (x0 - X0, y0 - Y0, x1 - X0, y1 - Y0)
+    mask = _die_mask(crop, [(a - X0, b - Y0, c - X0, d - Y0) for a, b, c, d in boxes], inner)
+    if mask is None:
+        return None
     alpha = cv2.GaussianBlur(cv2.erode(mask, np.ones((2, 2), np.uint8)).astype(np.float32) / 255, (3, 3), 0.7)
     # the labelled box of a die lying turned is wider than the die: its side and angle are the mask's
     points = cv2.findNonZero((alpha > 0.5).astype(np.uint8))
@@ -87,11 +93,50 @@ def _cut(image: np.ndarray, value: int, box: list[float], source: str) -> Cutout
     return Cutout(crop, alpha, value, side, source, float(angle))
 
 
-def _table_colour(crop: np.ndarray) -> np.ndarray:
-    """The table's Lab colour: the median of the crop's border."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    border = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3)])
-    return np.asarray(np.median(np.concatenate([border, lab[:, -2:].reshape(-1, 3)]), axis=0))
+# A die's outline touches all four sides of its upright box whatever its turn; a mask spanning much less
+# of the box is a part of the die (the pips of a white die on a white table).
+SPANS = 0.6
+
+
+def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray | None:
+    """The die of ``box`` in ``crop`` (255 on it), or None where it cannot be told from the table.
+
+    GrabCut first (a coloured die): the box may be the die, the crop's rim and other dice's ``boxes``
+    outside this one are not, the box's middle is; its largest blob, filled to its convex hull. A die
+    the colour of the table (white on white) gives GrabCut too little: then the turned square its
+    outline and pips draw."""
+    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
+    ours = np.zeros(crop.shape[:2], bool)
+    ours[max(0, by0) : by1, max(0, bx0) : bx1] = True
+    mask = np.where(ours, cv2.GC_PR_FGD, cv2.GC_PR_BGD).astype(np.uint8)
+    for a, b, c, d in boxes:
+        other = np.zeros_like(ours)
+        other[max(0, int(b)) : max(0, int(d)), max(0, int(a)) : max(0, int(c))] = True
+        mask[other & ~ours] = cv2.GC_BGD
+    mask[:2], mask[-2:], mask[:, :2], mask[:, -2:] = cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD
+    cx, cy, r = (bx0 + bx1) // 2, (by0 + by1) // 2, max(1, min(bx1 - bx0, by1 - by0) // 6)
+    mask[cy - r : cy + r, cx - r : cx + r] = cv2.GC_FGD
+    models = np.zeros((1, 65)), np.zeros((1, 65))
+    cv2.grabCut(crop, mask, None, *models, 5, cv2.GC_INIT_WITH_MASK)
+    fg = np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
+    out = np.zeros(crop.shape[:2], np.uint8)
+    if n > 1:
+        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero((labels == biggest).astype(np.uint8))), 255)
+    if _spans(out, bx1 - bx0, by1 - by0):
+        return out
+    out = _outlined_square(crop, ((bx0 + bx1) / 2, (by0 + by1) / 2), ((bx1 - bx0) + (by1 - by0)) / 2)
+    return out if out is not None and _spans(out, bx1 - bx0, by1 - by0) else None
+
+
+def _spans(mask: np.ndarray, width: int, height: int) -> bool:
+    """``mask`` spans the die's box (:data:`SPANS` of its width and of its height)."""
+    points = cv2.findNonZero(mask)
+    if points is None:
+        return False
+    _, _, w, h = cv2.boundingRect(points)
+    return w >= SPANS * width and h >= SPANS * height
 
 
 def _central(mask: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
@@ -104,33 +149,17 @@ def _central(mask: np.ndarray, centre: tuple[float, float], side: float) -> np.n
     return keep
 
 
-def _stands_out(crop: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
-    """The convex blob of pixels far from the table's colour around the box's centre (coloured dice)."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
-    far = (np.linalg.norm(lab - _table_colour(crop), axis=2) > 28).astype(np.uint8) * 255
-    blob = _central(cv2.morphologyEx(far, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8)), centre, side)
-    points = cv2.findNonZero(blob)
-    mask = np.zeros(crop.shape[:2], np.uint8)
-    if points is not None and len(points) >= 3:
-        cv2.fillConvexPoly(mask, cv2.convexHull(points), 255)
-    return mask
-
-
-def _outlined_square(crop: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray:
-    """The turned square that the die's outline and pips draw (a white die on a white table)."""
+def _outlined_square(crop: np.ndarray, centre: tuple[float, float], side: float) -> np.ndarray | None:
+    """The turned square that the die's outline and pips draw, or None where too few edges draw one."""
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     edges = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     strong = cv2.GaussianBlur(edges, (3, 3), 0) > max(25.0, float(np.percentile(edges, 60)))
     points = cv2.findNonZero(_central(strong.astype(np.uint8) * 255, centre, side))
-    mask = np.zeros(crop.shape[:2], np.uint8)
     if points is None or len(points) < 10:
-        s = side / 2
-        cv2.rectangle(
-            mask, (int(centre[0] - s), int(centre[1] - s)), (int(centre[0] + s), int(centre[1] + s)), 255, -1
-        )
-        return mask
+        return None
+    mask = np.zeros(crop.shape[:2], np.uint8)
     (x, y), (w, h), angle = cv2.minAreaRect(points)
-    s = min((w + h) / 2, side)
+    s = min((w + h) / 2, side) - 2  # the edges' blur reaches a pixel beyond the die each way
     cv2.fillConvexPoly(mask, cv2.boxPoints(((x, y), (s, s), angle)).astype(np.int32), 255)
     return mask
 
@@ -150,7 +179,13 @@ def paste(
     ``angle`` degrees, its colours times ``light``; a soft shadow falls to one side of it, and the die is
     blurred by ``blur`` px as the frame's camera blurs."""
     scale = side / die.side
-    ch, cw = die.alpha.shape
+    image, mask = die.image, die.alpha
+    if scale < 1:
+        # a camera's pixel is the mean of what it covers; a warp samples points, and small pips drop out
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        mask = cv2.resize(mask, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_AREA)
+        scale = side / (die.side * image.shape[1] / die.image.shape[1])
+    ch, cw = mask.shape
     h, w = frame.shape[:2]
     r = int(side * 1.2) + 4  # the die, its shadow and its blur fit in this square around its centre
     x0, y0 = max(0, int(centre[0]) - r), max(0, int(centre[1]) - r)
@@ -161,8 +196,8 @@ def paste(
     m[0, 2] += centre[0] - cw / 2 - x0
     m[1, 2] += centre[1] - ch / 2 - y0
     size = (x1 - x0, y1 - y0)
-    pixels = cv2.warpAffine(die.image, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-    alpha = cv2.warpAffine(die.alpha, m, size, flags=cv2.INTER_LINEAR)
+    pixels = cv2.warpAffine(image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    alpha = cv2.warpAffine(mask, m, size, flags=cv2.INTER_LINEAR)
     if blur > 0:
         pixels = cv2.GaussianBlur(pixels, (0, 0), blur)
         alpha = cv2.GaussianBlur(alpha, (0, 0), blur)

@@ -1,0 +1,70 @@
+"""Real dice cut out of photographs and pasted into frames (``synthetic.pasted``): the bench's and the
+training composites' dice carry nothing of the photograph's table, and shrink as a camera shrinks them."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from synthetic.pasted import Cutout, cutouts, paste
+
+TABLE = (175, 180, 182)  # the grey table of the dice photographs (BGR)
+
+
+def _photograph(folder: Path, turn: float) -> tuple[float, float, float, float]:
+    """A photograph of one red die turned by ``turn`` degrees on a grey table, and a neighbour touching
+    its box; labels.csv as the real dice's. Returns the die's labelled box."""
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[:] = TABLE
+    centre, side = (90.0, 100.0), 50.0
+    square = cv2.boxPoints((centre, (side, side), turn)).astype(np.int32)
+    cv2.fillConvexPoly(image, square, (40, 40, 200))
+    for dx, dy in ((-12, -12), (0, 0), (12, 12)):
+        cv2.circle(image, (int(centre[0] + dx), int(centre[1] + dy)), 5, (250, 250, 250), -1)
+    cv2.rectangle(image, (112, 50), (140, 78), (200, 60, 30), -1)  # a blue die in its box's corner
+    (folder / "images").mkdir()
+    cv2.imwrite(str(folder / "images" / "one.png"), image)
+    x0, y0 = square.min(0)
+    x1, y1 = square.max(0)
+    rows = [
+        "filename,width,height,class,xmin,ymin,xmax,ymax",
+        f"one.png,200,200,three,{x0},{y0},{x1},{y1}",
+        "one.png,200,200,five,112,50,140,78",
+    ]
+    (folder / "labels.csv").write_text("\n".join(rows) + "\n")
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def test_a_turned_die_is_cut_along_its_outline_without_the_table_or_its_neighbour(tmp_path: Path) -> None:
+    """The labelled box of a turned die holds table in its corners: the cut-out keeps none of it (a die
+    pasted with a grey square around it reads as a big die showing one pip), nor the neighbouring die."""
+    x0, y0, x1, y1 = _photograph(tmp_path, 30.0)
+    die = next(c for c in cutouts(tmp_path / "labels.csv", tmp_path / "images") if c.value == 3)
+    colours = die.image.astype(float)
+    table = np.linalg.norm(colours - TABLE, axis=2) < 20
+    blue = np.linalg.norm(colours - (200, 60, 30), axis=2) < 40
+    # beyond the mask's soft rim (two pixels), nothing of the table or of the neighbour is kept
+    rim = np.ones((5, 5), np.uint8)
+    for other in (table, blue):
+        assert die.alpha[cv2.erode(other.astype(np.uint8), rim) > 0].max() < 0.05
+    inner = cv2.erode((~table & ~blue).astype(np.uint8), rim) > 0
+    assert die.alpha[inner].min() > 0.9  # the die itself, pips and all
+    assert math.isclose(die.side, 50.0, rel_tol=0.12)  # its side, not its box's
+
+
+def test_a_die_shrunk_as_a_camera_shrinks_it_keeps_its_pips() -> None:
+    """Pasted at a third of its size, a die's one-pixel marks still darken the frame by their share of
+    the face, evenly: each frame pixel is the mean of what it covers. (Sampling one point in three
+    would see every mark, or none.)"""
+    n = 60
+    face = np.full((n, n, 3), 240, np.uint8)
+    face[1::3] = 0  # a dark row in every three: marks finer than the frame's pixels
+    die = Cutout(face, np.ones((n, n), np.float32), 6, float(n), "test")
+    frame = np.full((80, 80, 3), 240, np.uint8)
+    paste(frame, die, (40.0, 40.0), 20.0, 0.0, np.random.default_rng(0), shadow=0.0, blur=0.0)
+    inside = frame[34:46, 34:46].astype(float)
+    assert abs(inside.mean() - 160) < 10  # two thirds of the face's white
+    assert inside.std() < 10
