@@ -508,7 +508,10 @@ class Bench:
                 answer = yield from self.legal_turn(board, after, mover, dice_at)
             board = after
             if board.off(mover) == 15:
-                want = classify(board, mover).value
+                # single, gammon or backgammon times the cube the players turned (64 up: not turned)
+                want = classify(board, mover).value * (
+                    1 if self.table.cube == CENTRED else self.table.cube.value
+                )
                 ok = (
                     answer is not None
                     and answer.signal == Signal.GAME_OVER
@@ -516,6 +519,11 @@ class Bench:
                     and answer.points == want
                 )
                 self.tally.results["right" if ok else ("stall" if answer is None else "wrong")] += 1
+                if not ok and answer is not None:
+                    self.trace(
+                        f"the game ended with {answer.signal} {answer.winner} {answer.points} "
+                        f"({answer.text}) where {mover.value} won {want} points"
+                    )
                 return
             mover = mover.other
             dice = self.roll()
