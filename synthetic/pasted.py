@@ -96,6 +96,8 @@ def _cut(
 # A die's outline touches all four sides of its upright box whatever its turn; a mask spanning much less
 # of the box is a part of the die (the pips of a white die on a white table).
 SPANS = 0.6
+# a die whose colour lies this far (Lab units) from the table's stands out from it
+TABLE_DE = 20.0
 
 
 def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray | None:
@@ -103,8 +105,8 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
 
     GrabCut first (a coloured die): the box may be the die, the crop's rim and other dice's ``boxes``
     outside this one are not, the box's middle is; its largest blob, filled to its convex hull. A die
-    the colour of the table (white on white) gives GrabCut too little: then the turned square its
-    outline and pips draw."""
+    the colour of the table (white on white) gives GrabCut too little, or only its pips: then the
+    turned square its outline and pips draw."""
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
     ours = np.zeros(crop.shape[:2], bool)
     ours[max(0, by0) : by1, max(0, bx0) : bx1] = True
@@ -118,16 +120,41 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     mask[cy - r : cy + r, cx - r : cx + r] = cv2.GC_FGD
     models = np.zeros((1, 65)), np.zeros((1, 65))
     cv2.grabCut(crop, mask, None, *models, 5, cv2.GC_INIT_WITH_MASK)
-    fg = np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(fg)
-    out = np.zeros(crop.shape[:2], np.uint8)
-    if n > 1:
-        biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero((labels == biggest).astype(np.uint8))), 255)
-    if _spans(out, bx1 - bx0, by1 - by0):
+    out = _hull(np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)))
+    if out is None:
+        out = np.zeros(crop.shape[:2], np.uint8)
+    far = _off_the_table(crop)
+    if _spans(out, bx1 - bx0, by1 - by0) and np.median(far[out > 0]) > 0:
         return out
-    out = _outlined_square(crop, ((bx0 + bx1) / 2, (by0 + by1) / 2), ((bx1 - bx0) + (by1 - by0)) / 2)
-    return out if out is not None and _spans(out, bx1 - bx0, by1 - by0) else None
+    square = _outlined_square(crop, ((bx0 + bx1) / 2, (by0 + by1) / 2), ((bx1 - bx0) + (by1 - by0)) / 2)
+    if square is None:
+        return None
+    if np.median(far[square > 0]) > 0:
+        # a coloured die: its square without the table's colour in the corners
+        coloured = _hull(square & far)
+        if coloured is not None and _spans(coloured, bx1 - bx0, by1 - by0):
+            return coloured
+    return square if _spans(square, bx1 - bx0, by1 - by0) else None
+
+
+def _off_the_table(crop: np.ndarray) -> np.ndarray:
+    """255 where ``crop`` is not the table's colour (the median of its rim). GrabCut cannot tell a white
+    die from a white table: it keeps the pips, whose hull spans a 4, 5 or 6 as a die would."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3)])
+    table = np.median(np.concatenate([rim, lab[:, -2:].reshape(-1, 3)]), axis=0)
+    return ((np.linalg.norm(lab - table, axis=2) > TABLE_DE) * 255).astype(np.uint8)
+
+
+def _hull(mask: np.ndarray) -> np.ndarray | None:
+    """The convex hull of ``mask``'s largest blob, filled (a die's top and sides are convex)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((mask > 0).astype(np.uint8))
+    if n < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    out = np.zeros(mask.shape[:2], np.uint8)
+    cv2.fillConvexPoly(out, cv2.convexHull(cv2.findNonZero((labels == biggest).astype(np.uint8))), 255)
+    return out
 
 
 def _spans(mask: np.ndarray, width: int, height: int) -> bool:
