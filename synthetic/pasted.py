@@ -119,7 +119,7 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     cx, cy, r = (bx0 + bx1) // 2, (by0 + by1) // 2, max(1, min(bx1 - bx0, by1 - by0) // 6)
     mask[cy - r : cy + r, cx - r : cx + r] = cv2.GC_FGD
     models = np.zeros((1, 65)), np.zeros((1, 65))
-    cv2.grabCut(crop, mask, None, *models, 5, cv2.GC_INIT_WITH_MASK)
+    cv2.grabCut(crop, mask, (0, 0, 0, 0), *models, 5, cv2.GC_INIT_WITH_MASK)  # the rect: unused with a mask
     out = _hull(np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)))
     if out is None:
         out = np.zeros(crop.shape[:2], np.uint8)
