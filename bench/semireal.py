@@ -49,7 +49,8 @@ from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
-from synthetic.pasted import Cutout, cutouts, labelled
+from synthetic import pasted
+from synthetic.pasted import Cutout
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
@@ -58,17 +59,12 @@ from vision.reading import CubeReading
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 BOARDS, DICE = DATA / "real-boards", DATA / "real-dice"
-HOLDOUT = 10  # every 10th dice photograph (in name order) is kept out of the dice networks' training
 MODES = ("in a game", "first throw")
 
 
 def held_out_dice() -> dict[int, list[Cutout]]:
     """The dice of the photographs the networks never trained on, by face."""
-    names = sorted(labelled(DICE / "labels.csv"))[::HOLDOUT]
-    dice: dict[int, list[Cutout]] = {}
-    for c in cutouts(DICE / "labels.csv", DICE / "images", set(names)):
-        dice.setdefault(c.value, []).append(c)
-    return dice
+    return pasted.held_out_dice(DICE / "labels.csv", DICE / "images")
 
 
 def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int) -> str:

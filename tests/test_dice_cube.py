@@ -121,15 +121,12 @@ def test_a_cube_the_outline_search_misses_is_the_cube_not_a_die(shared_data: Pat
     misses it, and the dice reader takes it for a die it cannot read. On the bar, where no die counts,
     that find's face reads 2: it is the cube, at the bottom player's end, and the throw has two dice."""
     from calibration.labelled import labelled_cameras
-    from synthetic.pasted import Cutout, cutouts, labelled
+    from synthetic.pasted import held_out_dice
     from synthetic.real_throws import RealTable, make_throw, render_throw
     from vision.board_reader import BoardReader
 
     dice_dir = shared_data / "real-dice"
-    unseen = set(sorted(labelled(dice_dir / "labels.csv"))[::10])
-    by_face: dict[int, list[Cutout]] = {}
-    for c in cutouts(dice_dir / "labels.csv", dice_dir / "images", unseen):
-        by_face.setdefault(c.value, []).append(c)
+    by_face = held_out_dice(dice_dir / "labels.csv", dice_dir / "images")  # never trained on
     cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "frame0.jpg")
     t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
     rng = np.random.default_rng(3)

@@ -12,7 +12,7 @@ from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
-from synthetic.pasted import Cutout, cutouts, labelled
+from synthetic.pasted import held_out_dice
 from synthetic.real_throws import RealTable, make_throw, render_throw
 from vision.board_reader import BoardReader
 
@@ -27,10 +27,7 @@ def test_a_touching_pair_is_never_called_one_die(shared_data: Path) -> None:
     `python -m bench.semireal` measures it); when a die of the pair cannot be read surely the referee
     waits or asks."""
     dice_dir = shared_data / "real-dice"
-    unseen = set(sorted(labelled(dice_dir / "labels.csv"))[::10])  # kept out of the networks' training
-    by_face: dict[int, list[Cutout]] = {}
-    for c in cutouts(dice_dir / "labels.csv", dice_dir / "images", unseen):
-        by_face.setdefault(c.value, []).append(c)
+    by_face = held_out_dice(dice_dir / "labels.csv", dice_dir / "images")  # never trained on
     cams = labelled_cameras(shared_data / "real-boards")
     tables = [RealTable.of_labelled(c) for c in cams]
     readers = [BoardReader(c.profile) for c in cams]

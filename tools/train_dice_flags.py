@@ -118,7 +118,6 @@ from vision import dice_flags  # noqa: E402
 PATCH = dice_flags.PATCH
 COLOURS = ("white", "white", "black", "red", "green", "blue")
 REAL_DICE = ROOT.parent / "shared" / "data" / "real-dice"
-HOLDOUT = 10  # every 10th dice photograph is the semi-real bench's, never trained on
 
 
 def LEAN_SCALE(rng: np.random.Generator) -> float:  # noqa: N802
@@ -216,14 +215,12 @@ def random_flag_scene(rng: np.random.Generator):
     )
 
 
-def real_dice(folder: Path, holdout: int = HOLDOUT) -> list:
+def real_dice(folder: Path) -> list:
     """The real dice of ``folder`` (``real-dice``: labels.csv, images/) cut out as the semi-real bench cuts
-    them (``synthetic.pasted.cutouts``), but never those of every ``holdout``-th photograph (in name
-    order), which the bench throws."""
-    from synthetic.pasted import cutouts, labelled
+    them (``synthetic.pasted.cutouts``), never those of the photographs it throws (``held_out``)."""
+    from synthetic.pasted import cutouts, held_out, labelled
 
-    names = sorted(labelled(folder / "labels.csv"))
-    kept = {n for i, n in enumerate(names) if not holdout or i % holdout}
+    kept = set(labelled(folder / "labels.csv")) - held_out(folder / "labels.csv")
     return cutouts(folder / "labels.csv", folder / "images", kept)
 
 
