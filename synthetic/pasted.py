@@ -114,6 +114,9 @@ def _cut(
 SPANS = 0.6
 # a die whose colour lies this far (Lab units) from the table's stands out from it
 TABLE_DE = 20.0
+# ... and where the die's colour inside its box covers this many times GrabCut's mask, that mask is a part
+# of the die (the pips of a dark translucent die, whose body GrabCut took for the table's shadow)
+PART = 2.3
 
 
 def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray | None:
@@ -141,7 +144,8 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
         out = np.zeros(crop.shape[:2], np.uint8)
     far = _off_the_table(crop)
     if _spans(out, bx1 - bx0, by1 - by0) and np.median(far[out > 0]) > 0:
-        return out
+        whole = _hull(_within(far, ours) | out)
+        return whole if whole is not None and whole.sum() > PART * out.sum() else out
     square = _outlined_square(crop, ((bx0 + bx1) / 2, (by0 + by1) / 2), ((bx1 - bx0) + (by1 - by0)) / 2)
     if square is None:
         return None
@@ -160,6 +164,12 @@ def _off_the_table(crop: np.ndarray) -> np.ndarray:
     rim = np.concatenate([lab[:2].reshape(-1, 3), lab[-2:].reshape(-1, 3), lab[:, :2].reshape(-1, 3)])
     table = np.median(np.concatenate([rim, lab[:, -2:].reshape(-1, 3)]), axis=0)
     return ((np.linalg.norm(lab - table, axis=2) > TABLE_DE) * 255).astype(np.uint8)
+
+
+def _within(far: np.ndarray, box: np.ndarray) -> np.ndarray:
+    """The pixels of ``box`` off the table's colour, their gaps (pips, glints) closed."""
+    inside = (far > 0) & box
+    return cv2.morphologyEx(inside.astype(np.uint8) * 255, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
 def _hull(mask: np.ndarray) -> np.ndarray | None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from synthetic.pasted import Cutout, cutouts, paste
+from synthetic.pasted import Cutout, cutouts, labelled, paste
 
 TABLE = (175, 180, 182)  # the grey table of the dice photographs (BGR)
 
@@ -68,3 +68,13 @@ def test_a_die_shrunk_as_a_camera_shrinks_it_keeps_its_pips() -> None:
     inside = frame[34:46, 34:46].astype(float)
     assert abs(inside.mean() - 160) < 10  # two thirds of the face's white
     assert inside.std() < 10
+
+
+def test_a_dark_see_through_die_is_cut_whole_not_as_its_pips(shared_data: Path) -> None:
+    """GrabCut takes the dark, see-through body of this real die for the table's shade and keeps its
+    pips alone: pasted, that is five white dots and no die. The cut-out covers the die's box instead."""
+    dice = shared_data / "real-dice"
+    name = "IMG_20191208_112902.jpg"  # one dark translucent five, lying square to the camera
+    (die,) = cutouts(dice / "labels.csv", dice / "images", {name})
+    _, x0, y0, x1, y1 = labelled(dice / "labels.csv")[name][0]
+    assert (die.alpha > 0.5).sum() > 0.6 * (x1 - x0) * (y1 - y0)
