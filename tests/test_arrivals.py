@@ -176,3 +176,23 @@ def test_the_profile_keeps_the_calibration_still(reader: BoardReader, tmp_path) 
     path.write_text(json.dumps(data))
     with pytest.raises(ProfileError, match="damaged.*referee calibrate"):
         Profile.load(path)
+
+
+def test_a_patch_against_a_found_die_that_cannot_be_read_is_an_unreadable_die(reader: BoardReader) -> None:
+    """Two dice lying together change one patch of the table; where the reader makes out only one of
+    them, the other's place changed all the same: it is a die with no face (the referee waits), never
+    "only one die is on the board"."""
+    quad = np.asarray(reader.profile.corners, dtype=np.float64)
+    before = _frame().image
+    thrown = _frame(DieSpec(3, 0.68, 0.5, 0.0)).image.copy()
+    checkers = reader.checkers(START)
+    still = reader.still(before)
+    (three,) = find_dice(thrown, quad, checkers=checkers, still=still, same_board=True)
+    side = int(expected_die_side(quad) or 20)
+    # a light block the size of a die against its lower face, the patch of change one with the three's
+    x, y = int(three.center[0]), int(three.center[1] + side)
+    thrown[y - side // 2 : y + side // 2, x - side // 2 : x + side // 2] = (200, 200, 200)
+    seen = find_dice(thrown, quad, checkers=checkers, still=still, same_board=True)
+    assert [d.value for d in seen if not d.unreadable] == [3]
+    unread = [d for d in seen if d.unreadable and d.likeliest is None]
+    assert len(unread) == 1 and math.dist(unread[0].center, (x, y)) < side / 2

@@ -150,6 +150,15 @@ class Still:
             return 0.0
         return float(changed[y0:y1, x0:x1][disc].mean())
 
+    def unexplained(self, changed: np.ndarray, dice: list[tuple[float, float, float]]) -> np.ndarray:
+        """``changed`` less what the ``dice`` found cover (image x, y and radius): their bodies, blur and
+        shadow."""
+        rest = changed.astype(np.uint8)
+        for x, y, r in dice:
+            cx, cy = (x - self.window[0]) * self.scale, (y - self.window[1]) * self.scale
+            cv2.circle(rest, (round(cx), round(cy)), round(r * self.scale), 0, -1)
+        return rest.astype(bool)
+
     def arrived(self, changed: np.ndarray | None, x: float, y: float, side: float | None = None) -> bool:
         """Whether something new lies at image (``x``, ``y``): a die here came with the throw."""
         return self.share(changed, x, y, side) >= ARRIVED

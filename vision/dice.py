@@ -82,6 +82,8 @@ BAR_HALF = 0.03
 # A patch of change the reader cannot make out is still reported as a die where at least this share of
 # a die's core changed: something solid arrived with the throw.
 UNREAD_SHARE = 0.6
+# A die lying against another is centred this many die sides from it (side by side, corner to corner).
+AGAINST = (1.05, 1.4)
 
 
 class ImageError(ValueError):
@@ -600,27 +602,35 @@ def find_dice(
         if die is not None:
             readings.append(die)
     if quad is not None and checkers is not None and same_board:
-        readings += _unread(image.shape, quad, proposed, kept, checkers)
+        readings += _unread(image.shape, quad, proposed, [cands[i] for i in kept], checkers)
     return sorted(readings, key=lambda d: d.center)
 
 
 def _unread(
-    shape: tuple[int, ...], quad: np.ndarray, proposed: _Proposals, kept: list[int], checkers: np.ndarray
+    shape: tuple[int, ...],
+    quad: np.ndarray,
+    proposed: _Proposals,
+    dice: list[dice_model.Candidate],
+    checkers: np.ndarray,
 ) -> list[DieReading]:
     """Patches of change the size of a die that arrived on the field's empty points and that the reader
-    could not make out as a die: reported as unreadable dice with no face, so that the referee waits
-    (or asks) rather than call a throw with one die missing. A patch over a filled checker slot is left
+    could not make out as a die (apart from the ``dice`` it found, or lying against one): reported as
+    unreadable dice with no face, so that the referee waits (or asks) rather than call a throw with one
+    die missing. A patch over a filled checker slot is left
     out: a checker that moved a little changes like that, and a die there rests on a checker anyway."""
     still, changed = proposed.still, proposed.changed
     if still is None or changed is None:
         return []
     side = _die_side(quad)
-    found = [(proposed.cands[i].x, proposed.cands[i].y) for i in kept]
+    found = [(c.x, c.y) for c in dice]
+    # a found die changed its own box (a read box is READ_SIDE_FIELD die sides at least) and a rim of
+    # blur and shadow: only the change beyond that may be another die
+    rest = still.unexplained(changed, [(c.x, c.y, c.side / 2 + 0.1 * side) for c in dice])
     out = []
-    for x, y in proposed.patches:
+    for x, y in [*proposed.patches, *_beside(found, side)]:
         if any(math.hypot(x - a, y - b) < side for a, b in found):
             continue
-        if still.share(changed, x, y, side) < UNREAD_SHARE:
+        if still.share(rest, x, y, side) < UNREAD_SHARE:
             continue
         ((u, v),) = dice_flags.footprints(quad, shape, np.array([[x, y]]), _rise(False))
         if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0) or abs(u - 0.5) < BAR_HALF:
@@ -632,6 +642,18 @@ def _unread(
         out.append(DieReading(None, (float(x), float(y)), box, 0.0, unreadable=True, half=half))
         found.append((x, y))
     return out
+
+
+def _beside(found: list[tuple[float, float]], side: float) -> list[tuple[float, float]]:
+    """Where a second die lying against a found one would be centred: side by side or corner to corner,
+    all round. Two dice lying together often make one patch of change, read as the one die the reader
+    makes out; the other's core changed as much as any die's."""
+    return [
+        (x + d * side * math.cos(a), y + d * side * math.sin(a))
+        for x, y in found
+        for d in AGAINST
+        for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+    ]
 
 
 @dataclass(frozen=True)
