@@ -627,7 +627,9 @@ def _unread(
     # blur and shadow: only the change beyond that may be another die
     rest = still.unexplained(changed, [(c.x, c.y, c.side / 2 + 0.1 * side) for c in dice])
     out = []
-    for x, y in [*proposed.patches, *_beside(found, side)]:
+    # a throw is two dice: beside two found dice there is no other to look for
+    beside = _beside(found, side) if len(found) < 2 else []
+    for x, y in [*proposed.patches, *beside]:
         if any(math.hypot(x - a, y - b) < side for a, b in found):
             continue
         if still.share(rest, x, y, side) < UNREAD_SHARE:
