@@ -86,6 +86,7 @@ class Tally:
     turns: int = 0
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
     dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
+    roll_confirmed: int = 0  # rolls misread that the table was asked about (a play fitting another)
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
     misses: list[str] = field(default_factory=list)  # what the reader saw at each missed call, to trace it
     decisions: list[str] = field(default_factory=list)  # every signal and its words, in order (``--log``)
@@ -177,6 +178,7 @@ class Bench:
         self.answer_t = 0.0
         self.asked = False
         self.pending: list[Button] = []  # buttons the players are about to press, one a frame
+        self.thrown: tuple[int, int] | None = None  # the roll of the throw that counted last
         self.heard: list[Signal] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
@@ -237,10 +239,15 @@ class Bench:
     def after(self, frame: Frame, observation: Observation, says: Sequence[Say]) -> Sequence[Button]:
         """The players on hearing the referee (the loop's hook): asked which play it was (amber), they
         answer truthfully; asked what the dice show, they confirm only flat dice showing those faces (a
-        leaning die they throw again, as the referee asked)."""
+        leaning die they throw again, as the referee asked); asked whether they threw another roll than
+        the one read, they confirm only the roll they threw."""
         if self.pending:
             return (self.pending.pop(0),)
         session = self.session
+        asked_roll = session.roll_question
+        if asked_roll is not None and self.thrown is not None and sorted(asked_roll) == sorted(self.thrown):
+            self.tally.roll_confirmed += 1
+            return (Button.ACCEPT,)
         if session.question is not None and session.question == self.shot.board:
             self.tally.confirmed += 1
             self.asked = True
@@ -359,6 +366,7 @@ class Bench:
                 continue
             if answer is None and self.asked_wrongly():
                 continue
+            self.thrown = dice
             if answer is None or answer.signal != Signal.ROLL_OK:
                 # a good throw called for a reroll annoys the table as much as a roll never read
                 kind = "false reroll" if answer and answer.signal == Signal.REROLL else "stall"
@@ -645,7 +653,8 @@ def main(argv: list[str] | None = None) -> int:
         f"asked about with a wrong face (thrown again): {t.rolls['asked wrongly']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
-        f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}",
+        f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}; "
+        f"rolls read otherwise: {t.roll_confirmed}",
         f"takes the record followed:  {t.cube['taken']} of {t.cube['taken'] + t.cube['missed']}; "
         f"questions about a cube that lay where the record has it: {t.cube['questions']} (target 0)",
     ]

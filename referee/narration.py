@@ -94,6 +94,23 @@ def ask_dice(faces: Sequence[int], opening: bool) -> str:
     )
 
 
+def ask_roll(mover: Side, read: tuple[int, int], other: tuple[int, int]) -> str:
+    """The question about a play that is illegal for the roll as read but legal for a roll the dice may
+    have shown (a die was read unsurely)."""
+    return (
+        f"{mover.value} played what {dice_text(other)} allows, but the dice were read {dice_text(read)}, "
+        f"one of them unsurely. Was it {dice_text(other)}? Press ACCEPT if so; if not, it is an illegal play"
+    )
+
+
+def roll_corrected(mover: Side, read: tuple[int, int], thrown: tuple[int, int]) -> str:
+    """The table confirmed the roll a play fits: it replaces the roll as read."""
+    return (
+        f"the table confirms {mover.value} threw {dice_text(thrown)} (read {dice_text(read)}): "
+        "the roll is corrected"
+    )
+
+
 def cube_question(why: str) -> str:
     """The question about a cube that lies where the record says it cannot (``referee.cube_watch``)."""
     return f"please check the cube: {why}"

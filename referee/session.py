@@ -35,7 +35,7 @@ from referee.game import Game, GameError, Phase
 from referee.journal import Entry, Journal
 from referee.lesson import Lesson
 from referee.match import Match
-from referee.moves import Play
+from referee.moves import Play, legal_plays
 from referee.observe import Difference, Explainer, Explanation, Verdict, differences, shows
 from referee.recheck import Recheck
 from referee.throws import CallKind, Dice, ThrowWatch
@@ -46,6 +46,9 @@ from vision.reading import BoardReading
 __all__ = ["Observation", "Say", "Session", "SessionOptions", "Stage"]
 
 MAX_QUESTION = 3  # the table is asked to confirm a play only when at most this many fit
+# Seconds the table has to say it threw the roll a play fits (not the roll read) before it is illegal: a
+# player who threw it presses ACCEPT at once, and a miscounted play is called while the hand is near.
+ANSWER_WAIT = 2.5
 
 # Plays the numbers of a throw: (first die, second die, the dice, stream time).
 Roll = Callable[[int, int, Dice, float | None], list[Say]]
@@ -68,6 +71,9 @@ class Session:
         self.watch = Watch()
         self.cube_watch = CubeWatch(options.dice_frames)
         self.call: throws.Call | None = None  # the session's last call on a throw
+        # the faces each die of the roll being played may show (``throws.faces``); None when the roll
+        # is sure (a set roll, dice the table confirmed, the opening)
+        self.roll_faces: tuple[tuple[int, ...], ...] | None = None
         self._last_setup: tuple[Difference, ...] = ()
         self._explainer = Explainer(options.orientation)
         self.recheck: Recheck | None = None  # after a restart: the board must fit the record first
@@ -131,6 +137,12 @@ class Session:
         if self.stage not in (Stage.PLAY, Stage.REPLAY):
             return None
         return Board.from_position(question.result, self.game.on_roll)
+
+    @property
+    def roll_question(self) -> tuple[int, int] | None:
+        """The roll the table is asked whether it threw (the play fits it, not the roll read), if any."""
+        asked = self.watch.roll_question
+        return asked[0] if asked is not None and self.stage is Stage.PLAY else None
 
     @property
     def dice_question(self) -> tuple[int, ...] | None:
@@ -259,12 +271,16 @@ class Session:
         w = self.watch
         if w.question is not None and self.stage in (Stage.PLAY, Stage.REPLAY):
             return self._confirmed(t)
+        if w.roll_question is not None and self.stage is Stage.PLAY:
+            return self._roll_corrected(t)
         if w.dice_question is not None and self.stage in (Stage.OPENING, Stage.ROLL):
             dice, take = w.dice_question
             w.dice_question = None
             faces = " and ".join(str(throws.face(d)) for d in dice)
             self._log(Entry("confirmed", t, text=f"the table confirms the dice: {faces}"))
-            return take(t)
+            out = take(t)
+            self.roll_faces = None  # the table said what they show
+            return out
         return None
 
     # ---- setting up -------------------------------------------------------------------------------
@@ -378,7 +394,9 @@ class Session:
     def _roll_of(self, d1: int, d2: int, dice: Dice, t: float | None) -> list[Say]:
         assert self.game is not None
         self.throws.counted(dice)
-        return self._rolled(self.game.roll(d1, d2), t)
+        said = self._rolled(self.game.roll(d1, d2), t)
+        self.roll_faces = tuple(throws.faces(d) for d in dice)
+        return said
 
     def _ask_dice(self, obs: Observation, dice: Dice, text: str, take: TakeDice) -> list[Say]:
         """Dice the reader is not sure of: a die that may lean, or a face too unclear to count. The referee
@@ -397,6 +415,7 @@ class Session:
         out = self._record_events(events, t)
         out = [Say(Signal.ROLL_OK, out[0].text)] + out[1:]
         self.watch = Watch()
+        self.roll_faces = None  # until the roll's own dice say otherwise (``_roll_of``)
         if self.game.over:  # a pending illegal play that bore off the last checker stood
             return out + self._game_over(t)
         # no legal move: the turn has passed at once; the table is told when the dice are lifted
@@ -453,7 +472,68 @@ class Session:
             return self._unclear(obs, "the board shows an illegal play but not clearly enough to say which")
         if not w.illegal_holds(board, obs.t, replay, self.options):
             return []
+        misread = None if replay else self._misread(board)
+        if misread is not None:
+            return self._ask_roll(board, misread, obs)
         return self._illegal(board, obs)
+
+    def _misread(self, board: Board) -> tuple[tuple[int, int], Play] | None:
+        """Another roll the dice may have shown (a die was read unsurely) for which ``board`` is a legal
+        result, and that play; None when there is none. Rolls that change one die come first."""
+        assert self.game is not None
+        mover, read = self.game.on_roll, self.game.dice
+        if self.roll_faces is None or mover is None or read is None or len(self.roll_faces) != 2:
+            return None
+        before, after = self.game.board.position(mover), board.position(mover)
+        first, second = self.roll_faces
+        # every other roll, those that change one die first (sorted: the order is the same every time)
+        others = sorted(
+            {(a, b) for a in first for b in second if sorted((a, b)) != sorted(read)},
+            key=lambda roll: ((roll[0] != first[0]) + (roll[1] != second[0]), roll),
+        )
+        for roll in others:
+            play = next((p for p in legal_plays(before, roll) if p.result == after), None)
+            if play is not None:
+                return roll, play
+        return None
+
+    def _ask_roll(self, board: Board, misread: tuple[tuple[int, int], Play], obs: Observation) -> list[Say]:
+        """A play illegal for the roll as read, legal for a roll the dice may have shown: never called
+        illegal on that reading. The table is asked whether that was the roll (ACCEPT corrects the roll
+        and the play stands); left unanswered for ``ANSWER_WAIT`` seconds, it is an illegal play."""
+        assert self.game is not None and self.game.on_roll is not None and self.game.dice is not None
+        w = self.watch
+        if w.roll_question is None:
+            w.roll_question = (*misread, obs.t)
+            text = narration.ask_roll(self.game.on_roll, self.game.dice, misread[0])
+            self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
+            return [Say(Signal.CANNOT_SEE, text)]
+        if obs.t - w.roll_question[2] < ANSWER_WAIT:
+            return []
+        w.roll_question = None
+        return self._illegal(board, obs)
+
+    def _roll_corrected(self, t: float | None) -> list[Say]:
+        """The table says it threw the roll it was asked about: the roll read is taken back, that roll
+        recorded in its place (both stay in the record), and the play stands as legal."""
+        assert self.game is not None and self.watch.roll_question is not None
+        roll, play, _ = self.watch.roll_question
+        mover, read = self.game.on_roll, self.game.dice
+        assert mover is not None and read is not None
+        self.game.pop()
+        events = self.game.roll(*roll)
+        text = narration.roll_corrected(mover, read, roll)
+        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text))
+        out = [Say(None, text)] + self._record_events(events, t)
+        self.roll_faces = None
+        if self.game.dice is None:
+            # that roll has no move: the turn passed with it, and the dice are already lifted
+            self.watch = Watch()
+            self.stage = Stage.ROLL
+            self.throws.forget()
+            return out + [Say(Signal.READY, self.game.status())]
+        board = Board.from_position(play.result, mover)
+        return out + self._legal(Explanation(Verdict.LEGAL, play, board, "confirmed by the table"), t)
 
     def _explain(self, reading: BoardReading, mover: Side) -> Explanation:
         assert self.game is not None

@@ -38,6 +38,26 @@ def problem(die: DieReading, on_checker_valid: bool) -> str | None:
     return None
 
 
+# A die read less surely than this may show another face: a play that another face makes legal is not
+# called illegal on its reading (the table is asked which roll it was). A die is read at this confidence
+# or above nearly always rightly; below it, now and then another face with the same look.
+SURE_ROLL = 0.9
+
+
+def faces(die: DieReading) -> tuple[int, ...]:
+    """The faces a counted die may show: its own when read surely, else any (its own first).
+
+    >>> faces(DieReading(4, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.99))
+    (4,)
+    >>> faces(DieReading(4, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.8))
+    (4, 1, 2, 3, 5, 6)
+    """
+    value = die.value or 0
+    if die.confidence >= SURE_ROLL:
+        return (value,)
+    return (value, *(f for f in range(1, 7) if f != value))
+
+
 def face(die: DieReading) -> int | None:
     """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
     return die.value if die.value is not None else die.likeliest

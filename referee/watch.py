@@ -34,6 +34,9 @@ class Watch:
     said_cannot_see: bool = False
     question: Play | None = None  # the play the table was asked to confirm
     dice_question: tuple[Dice, TakeDice] | None = None  # the dice asked about, and what ACCEPT does
+    # the roll the table was asked whether it threw (the play fits it, not the roll read), the play
+    # it makes legal, and when the question was asked
+    roll_question: tuple[tuple[int, int], Play, float] | None = None
 
     def illegal_holds(self, board: Board, t: float, replay: bool, options: SessionOptions) -> bool:
         """Whether the same illegal ``board`` has now been seen long enough to call: on
@@ -55,6 +58,9 @@ class Watch:
         started that much later."""
         if self.unclear_since is not None:
             self.unclear_since += seconds
+        if self.roll_question is not None:
+            roll, play, asked = self.roll_question
+            self.roll_question = (roll, play, asked + seconds)
         board, since = self.replay_board
         self.replay_board = (board, since + seconds)
 

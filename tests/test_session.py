@@ -10,9 +10,10 @@ from test_session_fixtures import O, Table, after, die, moved, signals
 from bgboard.layout import Board, Half, Orientation, Row, Side
 from bgboard.position import Position
 from hardware.signals import Signal
+from referee.events import EventKind
 from referee.journal import Journal
 from referee.rules_options import MovesRule, RuleOptions
-from referee.session import Session, SessionOptions, Stage
+from referee.session import ANSWER_WAIT, Session, SessionOptions, Stage
 from vision.reading import DieReading
 
 START = Board.start()
@@ -409,3 +410,61 @@ def test_crawford_game_follows_the_match_and_survives_a_restart(tmp_path) -> Non
     resumed = Session.resume(options, Journal(path))
     assert resumed.score == [2, 0] and resumed.game.crawford
     assert resumed.match.current is resumed.game
+
+
+def _misread_six_three(t: Table) -> tuple[Board, Board]:
+    """Dark throws 6-3, the 3 read as a 2 (unsurely), and plays the 6-3 24/18 13/10: the board before the
+    roll and after the play."""
+    board = dark_to_roll(t)
+    unsure = replace(die(2, "left", shift=40), confidence=0.8)
+    assert signals(t.see(board, [die(6, "left"), unsure])) == ["ROLL_OK"]
+    return board, after(board, Side.DARK, (6, 3), "24/18 13/10")
+
+
+def test_a_play_another_face_of_an_unsure_die_allows_is_asked_about_never_called_illegal() -> None:
+    """13/10 is no move of a 6-2; but the 2 was read unsurely, and with a 3 the play is legal. The table
+    is asked whether it threw 6-3; ACCEPT corrects the roll (the record keeps both) and the play stands."""
+    t = table()
+    _, played = _misread_six_three(t)
+    said = t.see(played, frames=10)
+    assert signals(said) == ["CANNOT_SEE"] and "Was it 6-3?" in said[0].text
+    assert t.session.roll_question == (6, 3)
+    said = t.press("ACCEPT")
+    assert signals(said) == ["READY"]
+    assert t.session.board == played and t.session.on_roll is Side.LIGHT
+    game = t.session.game
+    assert game is not None
+    assert [e.dice for e in game.history if e.kind is EventKind.ROLL][-1] == (6, 3)
+    assert [k for k, _ in t.session.log][-5:] == ["roll", "unclear", "confirmed", "roll", "play"]
+
+
+def test_an_unanswered_question_about_the_roll_leaves_the_play_illegal() -> None:
+    t = table()
+    _, played = _misread_six_three(t)
+    assert signals(t.see(played, frames=10)) == ["CANNOT_SEE"]
+    assert signals(t.see(played, frames=int(ANSWER_WAIT * 10))) == ["ILLEGAL"]
+    game = t.session.game
+    assert game is not None and game.dice == (6, 2)
+
+
+def test_a_surely_read_roll_is_not_asked_about() -> None:
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [die(6, "left"), die(2, "left", shift=40)])) == ["ROLL_OK"]
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    assert signals(t.see(played, frames=3)) == ["ILLEGAL"]
+
+
+def test_a_board_left_as_it_was_is_asked_about_when_the_roll_may_have_been_blocked() -> None:
+    """Light on the bar against dark's 6-point: 6-6 cannot move, 6-5 can. With the 5 read unsurely and
+    nobody moving, the table is asked whether it threw 6-6; ACCEPT corrects the roll and the turn passes."""
+    t = table()
+    board = Board.from_position(Position.from_points({25: 1, 6: 14}, {6: 2, 13: 13}), Side.LIGHT)
+    t.session.start_from(board, Side.LIGHT)
+    unsure = replace(die(5, "right", shift=40), confidence=0.8)
+    assert signals(t.see(board, [die(6, "right"), unsure])) == ["ROLL_OK"]
+    said = t.see(board, frames=10)
+    assert signals(said) == ["CANNOT_SEE"] and "Was it 6-6?" in said[0].text
+    assert signals(t.press("ACCEPT")) == ["READY"]
+    assert t.session.on_roll is Side.DARK and t.session.board == board
+    assert t.session.stage is Stage.ROLL
