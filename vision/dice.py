@@ -616,8 +616,8 @@ def _unread(
     """Patches of change the size of a die that arrived on the field's empty points and that the reader
     could not make out as a die (apart from the ``dice`` it found, or lying against one): reported as
     unreadable dice with no face, so that the referee waits (or asks) rather than call a throw with one
-    die missing. A patch over a filled checker slot is left
-    out: a checker that moved a little changes like that, and a die there rests on a checker anyway."""
+    die missing. A patch over a filled checker slot is left out: a checker that moved a little changes
+    like that, and a die there rests on a checker anyway."""
     still, changed = proposed.still, proposed.changed
     if still is None or changed is None:
         return []
