@@ -516,15 +516,19 @@ class Bench:
                 answer = yield from self.legal_turn(board, after, mover, dice_at)
             board = after
             if board.off(mover) == 15:
-                # single, gammon or backgammon times the cube the players turned (64 up: not turned)
-                want = classify(board, mover).value * (
-                    1 if self.table.cube == CENTRED else self.table.cube.value
-                )
+                # the signal shows a single, gammon or backgammon; the score is that times the cube the
+                # players turned (64 up: not turned)
+                outcome = classify(board, mover).value
+                want = outcome * (1 if self.table.cube == CENTRED else self.table.cube.value)
+                game = self.session.game if self.session is not None else None
                 ok = (
                     answer is not None
                     and answer.signal == Signal.GAME_OVER
                     and answer.winner is mover
-                    and answer.points == want
+                    and answer.points == outcome
+                    and game is not None
+                    and game.result is not None
+                    and game.result.points == want
                 )
                 self.tally.results["right" if ok else ("stall" if answer is None else "wrong")] += 1
                 if not ok and answer is not None:

@@ -678,7 +678,8 @@ class Session:
             if match_over and self.match_id is not None:
                 self.journal.finish_match(self.match_id)
         self._log(Entry("result", t, side=result.winner, text=text))
-        return [Say(Signal.GAME_OVER, text, result.winner, result.points)]
+        # the lights and the buzzer show a single, gammon or backgammon; the score (cube and all) is in words
+        return [Say(Signal.GAME_OVER, text, result.winner, result.outcome.value)]
 
     def void_game(self) -> None:
         """The game in progress ends void (both players agreed: :mod:`referee.house`): recorded with no

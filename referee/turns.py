@@ -35,7 +35,8 @@ class Observation:
 @dataclass(frozen=True)
 class Say:
     """What the table is told: a signal (None for words only) and the words; ``winner`` and ``points``
-    go with ``Signal.GAME_OVER``."""
+    go with ``Signal.GAME_OVER``: ``points`` is 1, 2 or 3, a single, gammon or backgammon, as the lights
+    and the buzzer show it (what the game scores, the cube's value included, is in the words)."""
 
     signal: Signal | None
     text: str

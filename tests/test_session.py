@@ -9,7 +9,7 @@ from test_session_fixtures import O, Table, after, die, moved, signals
 
 from bgboard.layout import Board, Half, Orientation, Row, Side
 from bgboard.position import Position
-from hardware.signals import Signal
+from hardware.signals import Patterns, Signal
 from referee.events import EventKind
 from referee.journal import Journal
 from referee.rules_options import MovesRule, RuleOptions
@@ -315,7 +315,7 @@ def test_cube_double_take_then_drop_ends_the_game() -> None:
     t.press("DOUBLE")
     said = t.press("DROP")
     assert signals(said) == ["GAME_OVER"]
-    assert said[-1].winner is Side.LIGHT and said[-1].points == 2
+    assert said[-1].winner is Side.LIGHT and said[-1].points == 1  # a single, on a 2-cube
     assert t.session.score == [2, 0]
 
 
@@ -468,3 +468,19 @@ def test_a_board_left_as_it_was_is_asked_about_when_the_roll_may_have_been_block
     assert signals(t.press("ACCEPT")) == ["READY"]
     assert t.session.on_roll is Side.DARK and t.session.board == board
     assert t.session.stage is Stage.ROLL
+
+
+def test_a_doubled_backgammon_shows_a_backgammon_and_scores_six() -> None:
+    """The lights and the buzzer show a single, gammon or backgammon; what it scores on a turned cube is
+    in the words and the score (a GAME_OVER saying 6 stopped the frame loop: no pattern has six notes)."""
+    t = table()
+    board = Board.from_position(Position.from_points({1: 1, 2: 1}, {20: 15}), Side.LIGHT)
+    t.session.start_from(board, Side.LIGHT)
+    t.press("DOUBLE")
+    assert signals(t.press("TAKE")) == ["READY"]
+    t.see(board, [die(2, "right"), die(1, "right", shift=40)])
+    said = t.see(Board.from_position(Position.from_points({}, {20: 15}), Side.LIGHT))
+    over = next(s for s in said if s.signal is Signal.GAME_OVER)
+    assert over.winner is Side.LIGHT and over.points == 3 and t.session.score == [6, 0]
+    shown = Patterns().pattern(Signal.GAME_OVER, winner=over.winner.value, points=over.points)
+    assert shown.caption == "light wins a backgammon"
