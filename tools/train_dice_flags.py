@@ -101,7 +101,7 @@ asked). With ``--boards`` the training also takes real dice thrown onto the real
 ``synthetic.real_throws``, as ``tools/train_dice.board_composites`` throws them for the value reader (the
 same tables as the bench, never the dice of the photographs it throws): each flat, on a checker only when
 thrown onto one, lying in a tray beyond the field. The shipped model went on from the one before with
-1,000 such frames (2,000 dice, 8,000 crops; about 8 minutes to make) beside the cached rendered frames
+1,000 such frames (2,000 dice, 8,000 crops; a few minutes to make) beside the cached rendered frames
 of the run before (2,500 steps about 15 minutes, beside the value reader's training)::
 
     cp vision/models/dice_flags.onnx /tmp/fl4/init.onnx
