@@ -64,10 +64,15 @@ def held_out(labels_csv: Path) -> set[str]:
 
 def held_out_dice(labels_csv: Path, images: Path) -> dict[int, list[Cutout]]:
     """The dice of the :func:`held_out` photographs, cut out, by face."""
-    dice: dict[int, list[Cutout]] = {}
-    for c in cutouts(labels_csv, images, held_out(labels_csv)):
-        dice.setdefault(c.value, []).append(c)
-    return dice
+    return by_face(cutouts(labels_csv, images, held_out(labels_csv)))
+
+
+def by_face(dice: list[Cutout]) -> dict[int, list[Cutout]]:
+    """``dice`` by their top face, each face's in their order (``real_throws.render_throw`` takes these)."""
+    faces: dict[int, list[Cutout]] = {}
+    for c in dice:
+        faces.setdefault(c.value, []).append(c)
+    return faces
 
 
 def cutouts(labels_csv: Path, images: Path, names: Collection[str] | None = None) -> list[Cutout]:

@@ -261,16 +261,14 @@ def board_composites(
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from calibration.labelled import labelled_cameras
-    from synthetic.pasted import cutouts
+    from synthetic.pasted import by_face, cutouts
     from synthetic.real_throws import RealTable, make_throw, render_throw, seen_dice
     from vision.dice import search_window
 
     if not count:
         return []
     tables = [RealTable.of_labelled(c) for c in labelled_cameras(data / "real-boards")]
-    pool: dict[int, list] = {}
-    for c in cutouts(data / "real-dice" / "labels.csv", data / "real-dice" / "images", names):
-        pool.setdefault(c.value, []).append(c)
+    pool = by_face(cutouts(data / "real-dice" / "labels.csv", data / "real-dice" / "images", names))
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):

@@ -377,12 +377,11 @@ def make_board_data(count: int, seed: int, jitters: int = 3) -> dict[str, np.nda
     ``tools/train_dice.board_composites`` throws them for the value reader; never the dice of the
     photographs the semi-real bench throws): each flat, on a checker only when thrown onto one."""
     from calibration.labelled import labelled_cameras
+    from synthetic.pasted import by_face
     from synthetic.real_throws import RealTable, make_throw, render_throw, seen_dice
 
     tables = [RealTable.of_labelled(c) for c in labelled_cameras(REAL_DICE.parent / "real-boards")]
-    pool: dict[int, list] = {}
-    for c in real_dice(REAL_DICE):
-        pool.setdefault(c.value, []).append(c)
+    pool = by_face(real_dice(REAL_DICE))
     rng = np.random.default_rng(seed)
     out: dict[str, list] = {k: [] for k in ("patches", "offsets", "labels", "frame", "exact", "outside")}
     missed = 0
