@@ -278,9 +278,7 @@ class Session:
             w.dice_question = None
             faces = " and ".join(str(throws.face(d)) for d in dice)
             self._log(Entry("confirmed", t, text=f"the table confirms the dice: {faces}"))
-            out = take(t)
-            self.roll_faces = None  # the table said what they show
-            return out
+            return take(t)
         return None
 
     # ---- setting up -------------------------------------------------------------------------------
@@ -395,7 +393,9 @@ class Session:
         assert self.game is not None
         self.throws.counted(dice)
         said = self._rolled(self.game.roll(d1, d2), t)
-        self.roll_faces = tuple(throws.faces(d) for d in dice)
+        # a die with no face read was asked about, and the table confirmed every face: a sure roll
+        confirmed = any(d.value is None for d in dice)
+        self.roll_faces = None if confirmed else tuple(throws.faces(d) for d in dice)
         return said
 
     def _ask_dice(self, obs: Observation, dice: Dice, text: str, take: TakeDice) -> list[Say]:

@@ -484,3 +484,14 @@ def test_a_doubled_backgammon_shows_a_backgammon_and_scores_six() -> None:
     assert over.winner is Side.LIGHT and over.points == 3 and t.session.score == [6, 0]
     shown = Patterns().pattern(Signal.GAME_OVER, winner=over.winner.value, points=over.points)
     assert shown.caption == "light wins a backgammon"
+
+
+def test_a_roll_the_table_confirmed_is_not_asked_about_again() -> None:
+    """Dice the table confirmed are sure, however unsurely they were read: a play another face would
+    allow is illegal at once."""
+    t = table()
+    board = dark_to_roll(t)
+    unsure_two = replace(unclear(2, "left", shift=40), confidence=0.3)
+    assert signals(t.see(board, [die(6, "left"), unsure_two])) == ["CANNOT_SEE"]
+    assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
+    assert signals(t.see(after(board, Side.DARK, (6, 3), "24/18 13/10"), frames=3)) == ["ILLEGAL"]
