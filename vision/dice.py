@@ -623,13 +623,15 @@ def _unread(
         return []
     side = _die_side(quad)
     found = [(c.x, c.y) for c in dice]
+    # a throw is two dice: beside two found dice there is no other to look for
+    places = [*proposed.patches, *(_beside(found, side) if len(found) < 2 else [])]
+    if not places:
+        return []  # most frames of a game: two dice read, no patch left over
     # a found die changed its own box (a read box is READ_SIDE_FIELD die sides at least) and a rim of
     # blur and shadow: only the change beyond that may be another die
     rest = still.unexplained(changed, [(c.x, c.y, c.side / 2 + 0.1 * side) for c in dice])
     out = []
-    # a throw is two dice: beside two found dice there is no other to look for
-    beside = _beside(found, side) if len(found) < 2 else []
-    for x, y in [*proposed.patches, *beside]:
+    for x, y in places:
         if any(math.hypot(x - a, y - b) < side for a, b in found):
             continue
         if still.share(rest, x, y, side) < UNREAD_SHARE:
