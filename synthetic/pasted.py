@@ -128,9 +128,10 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     """The die of ``box`` in ``crop`` (255 on it), or None where it cannot be told from the table.
 
     GrabCut first (a coloured die): the box may be the die, the crop's rim and other dice's ``boxes``
-    outside this one are not, the box's middle is; its largest blob, filled to its convex hull. A die
-    the colour of the table (white on white) gives GrabCut too little, or only its pips: then the
-    turned square its outline and pips draw."""
+    outside this one are not, the box's middle is; its largest blob, filled to its convex hull, or, where
+    the die's colour in its box covers :data:`PART` times more, that colour's hull (GrabCut kept only the
+    pips of a dark see-through die). A die the colour of the table (white on white) gives GrabCut too
+    little, or only its pips: then the turned square its outline and pips draw."""
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
     ours = np.zeros(crop.shape[:2], bool)
     ours[max(0, by0) : by1, max(0, bx0) : bx1] = True
