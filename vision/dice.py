@@ -62,7 +62,8 @@ MAX_CANDIDATES_FIELD = 8
 NEW_PEAK_HEAT = 0.45
 STILL_HEAT = 0.15
 MAX_CANDIDATES = 40
-# At most this many patches of change are read where the detector saw nothing (those most like a die).
+# At most this many patches of change are read where the detector saw nothing (those most like a die);
+# and as many faint new peaks where a throw showed one die (``_weak_arrivals``).
 MAX_PATCHES = 4
 # On a field, a die is read (and judged) as at least this many times the die side the field implies:
 # the value reader, trained beside a detector that erred large, calls a tight crop of a flat die
@@ -84,6 +85,8 @@ BAR_HALF = 0.03
 UNREAD_SHARE = 0.6
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
+# A place where a die may lie that no read made out is read again at crops this many die sides around it.
+SECOND_LOOK = 0.3
 
 
 class ImageError(ValueError):
@@ -572,8 +575,10 @@ def find_dice(
     window before the throw) only what arrived since can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
     detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. On that board,
-    with ``checkers`` known, a die-sized patch that arrived on an empty point and that the reader cannot
-    make out is reported as an unreadable die with no face (the referee waits rather than miss a die).
+    with ``checkers`` known, a die-sized patch that arrived on an empty point and that the first reads
+    did not make out is read again more carefully, and reported as an unreadable die with no face where
+    it still cannot be (the referee waits rather than miss a die); a throw that shows one die has its
+    fainter new peaks read the same way (``_looked_for``).
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
     shrunk again; ``peaks``, likewise, its ``window_peaks``: the detector is then not run again.
     """
@@ -602,8 +607,102 @@ def find_dice(
         if die is not None:
             readings.append(die)
     if quad is not None and checkers is not None and same_board:
-        readings += _unread(image.shape, quad, proposed, [cands[i] for i in kept], checkers)
+        found = [cands[i] for i in kept]
+        readings += _looked_for(image, quad, proposed, found, checkers, peaks, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _looked_for(
+    image: np.ndarray,
+    quad: np.ndarray,
+    proposed: _Proposals,
+    found: list[dice_model.Candidate],
+    checkers: np.ndarray,
+    peaks: Sequence[dice_model.Candidate] | None,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """Dice the first reads missed on the board the turn began with: a patch of change the size of a die
+    (``_unread``) read again carefully, reported unreadable where it still cannot be made out; and, when
+    the throw showed one die, the detector's weaker peaks that arrived with it (``_weak_arrivals``): a
+    die the colour of the point it lies on changes too little to show in the change map, and the
+    detector sees it only faintly. A weak peak that does not read as a die is nothing."""
+    out = []
+    for die in _unread(image.shape, quad, proposed, found, checkers):
+        out.append(_second_look(image, quad, die.center, found, checkers, on_checker_valid) or die)
+    if len(found) + len(out) != 1:
+        return out
+    if peaks is None:
+        peaks = _in_the_window(image, quad, _die_side(quad), STILL_HEAT, MAX_CANDIDATES)
+    for place in _weak_arrivals(quad, image.shape, proposed, peaks, found, checkers):
+        seen = _second_look(image, quad, place, found, checkers, on_checker_valid)
+        if seen is not None:
+            return [*out, seen]
+    return out
+
+
+def _weak_arrivals(
+    quad: np.ndarray,
+    shape: tuple[int, ...],
+    proposed: _Proposals,
+    peaks: Sequence[dice_model.Candidate],
+    found: list[dice_model.Candidate],
+    checkers: np.ndarray,
+) -> list[tuple[float, float]]:
+    """The detector's peaks down to ``STILL_HEAT`` (hottest first, at most ``MAX_PATCHES``) where it saw
+    nothing die-like before the throw, on the field's empty points and a die's side at least from the
+    dice found: the first reads took only the hotter peaks, and only where the frame changed."""
+    still, side = proposed.still, _die_side(quad)
+    if still is None:
+        return []
+    weak = [
+        c
+        for c in peaks
+        if still.seen_before(c.x, c.y, side) is False
+        and all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)
+    ]
+    if not weak:
+        return []
+    centres = np.array([[c.x, c.y] for c in weak])
+    feet = dice_flags.footprints(quad, shape, centres, _rise(False))
+    inside = (feet >= 0.0).all(axis=1) & (feet <= 1.0).all(axis=1) & (np.abs(feet[:, 0] - 0.5) >= BAR_HALF)
+    empty = inside & ~_on_a_checker(checkers, feet)
+    return [(c.x, c.y) for c, ok in zip(weak, empty, strict=True) if ok][:MAX_PATCHES]
+
+
+def _second_look(
+    image: np.ndarray,
+    quad: np.ndarray,
+    place: tuple[float, float],
+    found: list[dice_model.Candidate],
+    checkers: np.ndarray,
+    on_checker_valid: bool,
+) -> DieReading | None:
+    """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
+    die's size within SECOND_LOOK die sides of ``place`` (a patch's centre or a weak peak lies off the die
+    where a shadow or the other die's edge changed too), eight looks each. The crop read surest as a flat
+    die is judged as any found die; None when none reads as one."""
+    side = _die_side(quad)
+    x, y = place
+    step = SECOND_LOOK * side
+    least = side * READ_SIDE_FIELD
+    looks = [
+        dice_model.Candidate(x + dx * step, y + dy * step, least, HOT)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+    ]
+    # two dice lying together are a side apart at least: a crop nearer a found die reads that die again
+    looks = [c for c in looks if all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)]
+    if not looks:
+        return None
+    probs = dice_model.read(image, looks, turns=4, mirror=True, on_board=True)
+    flat = probs[:, 1:7].max(axis=1) > probs[:, 7]
+    die_p = np.where(flat, 1.0 - probs[:, 0], 0.0)
+    best = int(np.argmax(die_p))
+    if die_p[best] < DIE_PROBABILITY or _edge_strength(image, looks[best].x, looks[best].y, side) < MIN_EDGE:
+        return None
+    _, (look,) = _on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], checkers)
+    near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
+    return _reading(image, looks[best], probs[best], look, None, on_checker_valid, near)
 
 
 def _unread(

@@ -1,0 +1,76 @@
+"""Dice the first reads miss are looked for again before the referee says "only one die" or waits: real
+dice never trained on, thrown onto the real board photographs as ``bench.semireal`` throws them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bgboard.layout import Board, Side
+from calibration.labelled import labelled_cameras
+from referee.cli.read import throw_call
+from referee.rules_options import RuleOptions
+from referee.session import SessionOptions
+from referee.throws import CallKind
+from synthetic.pasted import Cutout, held_out_dice
+from synthetic.real_throws import RealTable, Throw, render_throw
+from vision.board_reader import BoardReader
+
+
+@pytest.fixture(scope="module")
+def tables(shared_data: Path) -> dict[str, tuple[RealTable, BoardReader]]:
+    cams = labelled_cameras(shared_data / "real-boards")
+    return {c.name: (RealTable.of_labelled(c), BoardReader(c.profile)) for c in cams}
+
+
+@pytest.fixture(scope="module")
+def dice(shared_data: Path) -> dict[int, list[Cutout]]:
+    folder = shared_data / "real-dice"
+    return held_out_dice(folder / "labels.csv", folder / "images")  # never trained on
+
+
+RENDERS = 8  # each throw rendered this many ways (the light, the dice's turn, the camera's noise)
+
+
+def _calls(table: RealTable, reader: BoardReader, throw: Throw, dice: dict[int, Cutout]) -> list[tuple]:
+    """The calls on ``throw`` of these ``dice`` (one cut-out per face), rendered ``RENDERS`` ways, as
+    ``referee read --position --on-roll --before`` makes them: the settled frame the turn began with
+    known. Each call as (kind, sorted numbers, reason)."""
+    board = Board.from_layout(table.layout, table.orientation)
+    options = SessionOptions(table.orientation, RuleOptions())
+    calls = []
+    for seed in range(RENDERS):
+        frame, before = render_throw(
+            table, throw, {v: [d] for v, d in dice.items()}, np.random.default_rng(seed)
+        )
+        reader.read(before, expected=table.layout)
+        reading = reader.read(frame, expected=table.layout, before=reader.turn_still(before))
+        call = throw_call(reading, board, throw.roller, options)
+        calls.append((call.kind, sorted(call.dice), call.reason))
+    return calls
+
+
+def _die(dice: dict[int, list[Cutout]], source: str, value: int) -> Cutout:
+    return next(d for d in dice[value] if d.source == source)
+
+
+def test_a_faint_die_against_the_rim_is_found(tables, dice) -> None:
+    """A black die on a black point against the far rim changes little of the table, and the detector
+    sees it only faintly: with the other die found alone, the referee reads the faint peaks that arrived
+    with the throw before it calls "only one die"."""
+    table, reader = tables["test10.jpg"]
+    throw = Throw("rim", Side.DARK, (2, 5), [(0.2673, 0.0192, 0.848), (0.1286, 0.2708, 0.848)])
+    faces = {2: _die(dice, "IMG_20191209_100043.jpg", 2), 5: dice[5][0]}
+    assert _calls(table, reader, throw, faces) == [(CallKind.ROLL, [2, 5], "")] * RENDERS
+
+
+def test_a_die_lying_against_another_that_the_first_reads_miss_is_read(tables, dice) -> None:
+    """Two dice lying together: the first reads make out one, and the other's patch of change is read
+    again in crops around it (a die's side at least from the found die): the roll, not a wait on an
+    unreadable die."""
+    table, reader = tables["test2.jpg"]
+    throw = Throw("touching", Side.LIGHT, (4, 6), [(0.2583, 0.309, 0.996), (0.2408, 0.3435, 0.918)])
+    faces = {4: dice[4][3], 6: dice[6][14]}  # a yellow 4 and a white 6, black pips
+    assert _calls(table, reader, throw, faces) == [(CallKind.ROLL, [4, 6], "")] * RENDERS
