@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from bgboard.layout import Board, Half, ImageLayout, Orientation, Side
+from bgboard.layout import Board, Half, ImageLayout, Orientation, Row, Side
 from bgboard.position import START
 from calibration.learn import calibrate
 from referee.cli import main
@@ -156,3 +156,33 @@ def test_only_what_arrived_since_the_turn_began_is_a_die(
     assert without["kind"] == "wait" and "3 dice" in without["reason"], without
     call = _call(capsys, *argv, "--on-roll", "light", "--before", str(tmp_path / "before.png"))
     assert call["kind"] == "roll" and sorted(call["dice"]) == [1, 6], call
+
+
+def test_a_die_past_a_stack_laid_in_two_layers_lies_on_the_board(
+    table: tuple[Path, BoardReader], tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """Six checkers on a point: this table lays the sixth over the first five (a second layer), so a die
+    where a sixth in the column would lie rests on the board. The settled frame the turn began with
+    (``--before``) shows that slot empty; without it the referee cannot tell, and a die there rests on
+    the checker the column would have."""
+    profile, reader = table
+    start = Board.start().layout(ORIENTATION)
+    column = start.top.index(5)  # light's five, laid as six by taking one of its two from the far end
+    top, bottom = list(start.top), list(start.bottom)
+    top[column], bottom[0] = 6, bottom[0] - 1
+    six = ImageLayout(tuple(top), tuple(bottom), 0, 0)
+    before = tmp_path / "before.png"
+    cv2.imwrite(str(before), render(scene_from_layout(six, noise=0.01), seed=5).image)
+    g = reader.profile.geometry
+    x, y = g.slot_center(Row.TOP, column, 5)  # the sixth slot of the column
+    die = DieSpec(4, x / g.width, y / g.height, 20.0)
+    thrown = render(scene_from_layout(six, dice=(die,), noise=0.01), seed=5)
+    image = tmp_path / "thrown.png"
+    cv2.imwrite(str(image), thrown.image)
+    position = tmp_path / "six.json"
+    position.write_text(json.dumps(six.to_json()))
+    argv = ("--profile", str(profile), "--position", str(position), "--on-roll", "light")
+    (die,) = _read(capsys, str(image), *argv, "--before", str(before))["dice"]
+    assert die["value"] == 4 and "on_checker" not in die["flags"], die
+    (die,) = _read(capsys, str(image), *argv)["dice"]
+    assert "on_checker" in die["flags"], die

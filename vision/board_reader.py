@@ -73,6 +73,9 @@ HALF_SEEN = 0.25
 # with the network seeing a hand in the frame, a cell it gives "covered" this much may lie under the
 # hand's edge (a sure cell of a frame without a hand seldom reaches it)
 UNEASY = 0.01
+# A stack's first five checkers lie in a column from the row's edge on every table; a sixth goes on in the
+# column on some tables and over the first five (a second layer) on others: only a frame can tell.
+COLUMN = 5
 
 
 @dataclass
@@ -162,6 +165,8 @@ class BoardReader:
         self._cube_seen: tuple[Still, CubeReading | None] | None = None
         self._last_still: tuple[np.ndarray, Still] | None = None  # the last frame, made a still of
         self._last_peaks: tuple[np.ndarray, list[Candidate]] | None = None  # and its detector peaks
+        self._last_empty: tuple[np.ndarray, np.ndarray] | None = None  # and the point slots it showed empty
+        self._turn_empty: tuple[Still, np.ndarray] | None = None  # the same for the turn's still
         self._strips: np.ndarray | None = None
         # slots that the camera does not see at all (the field runs off the frame) are never guessed
         w, h = profile.image_size
@@ -213,6 +218,8 @@ class BoardReader:
         under_die = np.array(spoiled, dtype=bool)
         point_d, doubtful = self._empty_field(canonical, slots, under_die)
         point_calls, point_foreign = self._point_calls(slots, point_d, under_die)
+        empty = [c.best == EMPTY and not c.novel for c in point_calls]
+        self._last_empty = (frame, np.array(empty, dtype=bool))  # for the turn's still (``checkers``)
         bar_calls, bar_foreign = self._bar_calls(slots, dice)
         foreign = bool(point_foreign.any() or bar_foreign.any())
         counts = None
@@ -241,8 +248,12 @@ class BoardReader:
     def turn_still(self, frame: np.ndarray) -> Still:
         """The still of a settled frame with no dice on it, that the turn's throw is compared with: with
         what the dice detector saw die-like on it (``vision.dice.table_peaks``). The frame loop asks for
-        it of the frame it has just read, whose still and detector peaks are kept."""
-        return replace(self.still(frame), peaks=table_peaks(self._peaks(frame)))
+        it of the frame it has just read, whose still and detector peaks are kept, and whose empty point
+        slots are kept with it (``checkers``)."""
+        still = replace(self.still(frame), peaks=table_peaks(self._peaks(frame)))
+        if self._last_empty is not None and self._last_empty[0] is frame:
+            self._turn_empty = (still, self._last_empty[1])
+        return still
 
     def _peaks(self, frame: np.ndarray) -> list[Candidate]:
         """The dice detector's peaks in ``frame`` (``vision.dice.window_peaks``); the last frame's are kept,
@@ -257,15 +268,21 @@ class BoardReader:
         """How many patches of change the size of a die lie in ``frame`` since ``before``."""
         return len(before.blobs(before.changed(frame, self.still(frame))))
 
-    def checkers(self, layout: ImageLayout) -> np.ndarray:
+    def checkers(self, layout: ImageLayout, still: Still | None = None) -> np.ndarray:
         """The checkers of the first layer of every point ``layout`` fills, as (N, 4) ellipses in the
         field's unit square (centre u, v and radii across and down): where a die on the board would rest
-        on a checker (a second layer sits over the first, within the same ellipses)."""
+        on a checker (a second layer sits over the first, within the same ellipses). Past a stack's
+        first ``COLUMN`` checkers the column goes on only where the frame ``still`` was taken from
+        (``turn_still``) showed those slots filled: a table that lays a second layer leaves them empty,
+        and a die there lies on the board."""
         g = self.profile.geometry
+        empty = self._turn_empty[1] if self._turn_empty is not None and self._turn_empty[0] is still else None
         found = []
-        for cell in POINT_CELLS:
+        for n, cell in enumerate(POINT_CELLS):  # the slots' order: top row, then bottom
             assert cell.row is not None
             for k in range(min(abs(layout.value(cell)), g.slots)):
+                if k >= COLUMN and empty is not None and empty[n * self.grid.k + k]:
+                    continue
                 x, y = g.slot_center(cell.row, cell.index, k)
                 found.append((x / g.width, y / g.height, g.radius_x / g.width, g.radius_y / g.height))
         return np.array(found, dtype=np.float64).reshape(-1, 4)
@@ -389,7 +406,7 @@ class BoardReader:
         if self._find_dice is None:
             return ()
         quad = np.asarray(self.profile.corners, dtype=np.float64)
-        checkers = self.checkers(expected) if expected is not None else None
+        checkers = self.checkers(expected, before) if expected is not None else None
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
             still, same = (before, same_board) if before is not None else (self.profile.still, False)

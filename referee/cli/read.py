@@ -141,11 +141,15 @@ def run(args: argparse.Namespace) -> int:
         on_roll = Side(args.on_roll)
         board = confirmed(args.position, on_roll, profile.orientation)
     options = SessionOptions(profile.orientation, RuleOptions(on_checker_valid=args.on_checker_valid))
+    expected = board.layout(profile.orientation) if board is not None else None
     before = None
     if args.before is not None:
         try:
             still = load_image(args.before)
             profile.check_frame(still.shape[1], still.shape[0])
+            # read first, as the frame loop reads every settled frame: the turn's still keeps what the
+            # reader saw on it (the detector's peaks, the slots its stacks leave empty)
+            reader.read(still, expected=expected)
             before = reader.turn_still(still)
         except ValueError as e:
             raise CommandError(f"--before {args.before}: {e}") from None
@@ -153,7 +157,6 @@ def run(args: argparse.Namespace) -> int:
     for path in args.images:
         try:
             frame = load_image(path)
-            expected = board.layout(profile.orientation) if board is not None else None
             reading = reader.read(frame, expected=expected, before=before)
         except (CommandError, ValueError) as e:
             # one bad frame must not lose the others' readings
