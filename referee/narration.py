@@ -83,6 +83,10 @@ def one_die(mover: Side) -> str:
     return f"only one die is on the board: the other landed outside it; {mover.value} throws both again"
 
 
+def lone_unread_die() -> str:
+    return "one die seen and it cannot be read: it may be two dice lying together"
+
+
 def ask_dice(faces: Sequence[int], opening: bool) -> str:
     """The question about dice the reader is not sure of. House rule: both dice are thrown again; at the
     opening only the die that leans."""

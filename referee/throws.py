@@ -157,6 +157,11 @@ def call_roll(
 ) -> Call:
     """A throw of two dice into ``mover``'s right-hand half; ``occluded``: something covers the board."""
     if len(dice) == 1 and not occluded and not on_checker_valid:
+        (die,) = dice
+        if die.unreadable and die.half is not None:
+            # a lone die on the field that the reader cannot make out may be two lying together, seen as
+            # one: the referee waits rather than call a good throw bad
+            return Call(CallKind.WAIT, reason=narration.lone_unread_die())
         # both dice leave the cup together: one settled on a clear board, the other is off it or on a
         # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
         # then the referee waits, as a die there may simply be unseen)

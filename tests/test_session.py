@@ -266,6 +266,16 @@ def test_one_die_on_a_clear_board_means_the_other_left_it() -> None:
     assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
 
 
+def test_one_die_that_cannot_be_read_may_be_two_and_is_waited_on() -> None:
+    """Two dice lying together can be seen as one die the reader cannot make out: the referee says it
+    cannot see and waits, never "only one die", until it sees the throw."""
+    t = table()
+    board = dark_to_roll(t)
+    said = t.see(board, [unclear(4, "left")])
+    assert signals(said) == ["CANNOT_SEE"] and "two dice lying together" in said[0].text
+    assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=30)])) == ["ROLL_OK"]
+
+
 def test_one_die_is_no_reroll_where_a_die_on_a_checker_counts() -> None:
     t = table(on_checker_valid=True)
     board = dark_to_roll(t)
