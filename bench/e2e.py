@@ -77,6 +77,7 @@ class Tally:
     rerolls_missed: Counter = field(default_factory=Counter)  # the missed ones by kind of bad throw
     reroll_kinds: Counter = field(default_factory=Counter)  # every bad throw by kind (opening ties too)
     rerolls_asked: int = 0  # bad throws caught by asking the table what the dice show
+    rerolls_taken: int = 0  # missed bad throws the referee took as a roll (the rest it waited on)
     rolls: Counter = field(default_factory=Counter)  # good throws: "read", "wrong", "stall"
     cube: Counter = field(default_factory=Counter)  # "taken" (the record follows), "missed", "questions"
     results: Counter = field(default_factory=Counter)  # games: "right", "wrong", "stall"
@@ -336,7 +337,10 @@ class Bench:
         self.tally.rerolls_asked += asked
         if not caught:
             self.tally.rerolls_missed[bad] += 1
-            self.trace(f"{bad} throw not called for a reroll (heard {self.heard or 'nothing'})")
+            taken = Signal.ROLL_OK in self.heard
+            self.tally.rerolls_taken += taken
+            what = "taken as a roll" if taken else "not called for a reroll"
+            self.trace(f"{bad} throw {what} (heard {self.heard or 'nothing'})")
         return caught
 
     def asked_wrongly(self) -> bool:
@@ -651,7 +655,8 @@ def main(argv: list[str] | None = None) -> int:
         f"illegal plays caught:      {_pct(t.illegal, 'caught')} (target >= 99 %)",
         f"illegal plays passed as legal: {t.illegal['passed']}; no verdict: {t.illegal['stall']}",
         f"rerolls caught:            {_pct(t.rerolls, 'caught')} (target all; {t.rerolls_asked} by asking); "
-        f"missed {dict(t.rerolls_missed) or 'none'} of {dict(sorted(t.reroll_kinds.items()))}",
+        f"missed {dict(t.rerolls_missed) or 'none'} of {dict(sorted(t.reroll_kinds.items()))}, "
+        f"taken as a roll {t.rerolls_taken} (target 0)",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}; "
         f"asked about with a wrong face (thrown again): {t.rolls['asked wrongly']}",
@@ -677,6 +682,7 @@ def main(argv: list[str] | None = None) -> int:
         counted = ("legal", "illegal", "rerolls", "rolls", "results", "cube")
         summary = {name: dict(getattr(t, name)) for name in counted}
         summary.update(games=args.games, turns=t.turns, frames=t.frames, misses=t.misses)
+        summary.update(rerolls_taken=t.rerolls_taken)
         args.json.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     for miss in t.misses:
         print("missed:", miss)
