@@ -681,8 +681,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json is not None:
         counted = ("legal", "illegal", "rerolls", "rolls", "results", "cube")
         summary = {name: dict(getattr(t, name)) for name in counted}
-        summary.update(games=args.games, turns=t.turns, frames=t.frames, misses=t.misses)
-        summary.update(rerolls_taken=t.rerolls_taken)
+        summary.update(
+            games=args.games, turns=t.turns, frames=t.frames, misses=t.misses, rerolls_taken=t.rerolls_taken
+        )
         args.json.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     for miss in t.misses:
         print("missed:", miss)

@@ -300,13 +300,18 @@ def _recentred(
     ]
     looks = dice_model.read(image, moved, on_board=True).reshape(len(hot), 8, 8)
     cands, probs = list(cands), probs.copy()
-    flat = np.argmax(looks[:, :, 1:], axis=2) < 6  # the likeliest die class is a face, not "cocked"
-    looks[~flat, 0] = 1.0
+    looks[~_reads_flat(looks), 0] = 1.0
     for k, i in enumerate(hot):
         best = int(np.argmin(looks[k, :, 0]))
         if looks[k, best, 0] < probs[i, 0]:
             cands[i], probs[i] = moved[8 * k + best], looks[k, best]
     return cands, probs
+
+
+def _reads_flat(probs: np.ndarray) -> np.ndarray:
+    """Whether each read (the value reader's probabilities, classes last) finds a face likelier than
+    "cocked": the likeliest die class is a flat die's."""
+    return np.asarray(np.argmax(probs[..., 1:], axis=-1) < 6)
 
 
 def _read_carefully(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
@@ -654,19 +659,27 @@ def _weak_arrivals(
     still, side = proposed.still, _die_side(quad)
     if still is None:
         return []
-    weak = [
-        c
-        for c in peaks
-        if still.seen_before(c.x, c.y, side) is False
-        and all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)
-    ]
+    weak = [c for c in peaks if still.seen_before(c.x, c.y, side) is False and _clear_of(c, found, side)]
     if not weak:
         return []
-    centres = np.array([[c.x, c.y] for c in weak])
+    _, empty = _on_empty_points(quad, shape, np.array([[c.x, c.y] for c in weak]), checkers)
+    return [(c.x, c.y) for c, ok in zip(weak, empty, strict=True) if ok][:MAX_PATCHES]
+
+
+def _clear_of(c: dice_model.Candidate, found: list[dice_model.Candidate], side: float) -> bool:
+    """Whether ``c`` lies at least a die lying against another away from every die ``found``: two dice
+    lying together are a side apart at least, and a crop nearer a found die reads that die again."""
+    return all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)
+
+
+def _on_empty_points(
+    quad: np.ndarray, shape: tuple[int, ...], centres: np.ndarray, checkers: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The footprints (N, 2; unit square) of dice on the board whose top faces are seen at ``centres``
+    (N, 2; image px), and which lie on the field's points, off the bar and off every known checker."""
     feet = dice_flags.footprints(quad, shape, centres, _rise(False))
     inside = (feet >= 0.0).all(axis=1) & (feet <= 1.0).all(axis=1) & (np.abs(feet[:, 0] - 0.5) >= BAR_HALF)
-    empty = inside & ~_on_a_checker(checkers, feet)
-    return [(c.x, c.y) for c, ok in zip(weak, empty, strict=True) if ok][:MAX_PATCHES]
+    return feet, inside & ~_on_a_checker(checkers, feet)
 
 
 def _second_look(
@@ -690,13 +703,11 @@ def _second_look(
         for dx in (-1, 0, 1)
         for dy in (-1, 0, 1)
     ]
-    # two dice lying together are a side apart at least: a crop nearer a found die reads that die again
-    looks = [c for c in looks if all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)]
+    looks = [c for c in looks if _clear_of(c, found, side)]
     if not looks:
         return None
     probs = dice_model.read(image, looks, turns=4, mirror=True, on_board=True)
-    flat = probs[:, 1:7].max(axis=1) > probs[:, 7]
-    die_p = np.where(flat, 1.0 - probs[:, 0], 0.0)
+    die_p = np.where(_reads_flat(probs), 1.0 - probs[:, 0], 0.0)
     best = int(np.argmax(die_p))
     if die_p[best] < DIE_PROBABILITY or _edge_strength(image, looks[best].x, looks[best].y, side) < MIN_EDGE:
         return None
@@ -735,10 +746,8 @@ def _unread(
             continue
         if still.share(rest, x, y, side) < UNREAD_SHARE:
             continue
-        ((u, v),) = dice_flags.footprints(quad, shape, np.array([[x, y]]), _rise(False))
-        if not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0) or abs(u - 0.5) < BAR_HALF:
-            continue
-        if _on_a_checker(checkers, np.array([[u, v]]))[0]:
+        ((u, _),), (empty,) = _on_empty_points(quad, shape, np.array([[x, y]]), checkers)
+        if not empty:
             continue
         half = Half.LEFT if u < 0.5 else Half.RIGHT
         box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
