@@ -74,3 +74,32 @@ def test_a_die_lying_against_another_that_the_first_reads_miss_is_read(tables, d
     throw = Throw("touching", Side.LIGHT, (4, 6), [(0.2583, 0.309, 0.996), (0.2408, 0.3435, 0.918)])
     faces = {4: dice[4][3], 6: dice[6][14]}  # a yellow 4 and a white 6, black pips
     assert _calls(table, reader, throw, faces) == [(CallKind.ROLL, [4, 6], "")] * RENDERS
+
+
+@pytest.mark.parametrize(
+    ("throw", "faces"),
+    [
+        # a white 1 and 4 of one set, the pair askew on a light point
+        (
+            Throw(
+                "touching", Side.DARK, (1, 4), [(0.3955, 0.2869, 0.807), (0.4072, 0.3107, 0.807)], turn=62.7
+            ),
+            {1: ("IMG_20191208_111228.jpg", 0), 4: ("IMG_20191208_111228.jpg", 1)},
+        ),
+        # a dark 5 and a smaller white 4 of another set
+        (
+            Throw(
+                "touching", Side.LIGHT, (5, 4), [(0.7996, 0.7241, 1.034), (0.8302, 0.7157, 0.815)], turn=74.8
+            ),
+            {5: ("IMG_20191208_112902.jpg", 22), 4: ("IMG_20191209_100043.jpg", 17)},
+        ),
+    ],
+)
+def test_a_die_lying_against_one_found_alone_is_read(tables, dice, throw, faces) -> None:
+    """Two small dice lying together on ``frame0.jpg``: the first reads make out one, and the other
+    changed too little beyond the found die's box for a patch of its own. The places where a die lying
+    against it would lie are read again, and the throw is the roll, not "only one die"."""
+    table, reader = tables["frame0.jpg"]
+    cutouts = {v: dice[v][k] for v, (source, k) in faces.items()}
+    assert all(cutouts[v].source == source for v, (source, _) in faces.items())
+    assert _calls(table, reader, throw, cutouts) == [(CallKind.ROLL, sorted(throw.values), "")] * RENDERS

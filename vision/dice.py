@@ -83,6 +83,9 @@ BAR_HALF = 0.03
 # A patch of change the reader cannot make out is still reported as a die where at least this share of
 # a die's core changed: something solid arrived with the throw.
 UNREAD_SHARE = 0.6
+# ... and beside a die found alone, where this share changed beyond the found die's box: a die lying
+# against it has a quarter of its core inside that box, and one the colour of its point changes less.
+BESIDE_SHARE = 0.4
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
 # A place where a die may lie that no read made out is read again at crops this many die sides around it.
@@ -734,17 +737,19 @@ def _unread(
     side = _die_side(quad)
     found = [(c.x, c.y) for c in dice]
     # a throw is two dice: beside two found dice there is no other to look for
-    places = [*proposed.patches, *(_beside(found, side) if len(found) < 2 else [])]
+    beside = _beside(found, side) if len(found) < 2 else []
+    places = [*((p, False) for p in proposed.patches), *((p, True) for p in beside)]
     if not places:
         return []  # most frames of a game: two dice read, no patch left over
     # a found die changed its own box (a read box is READ_SIDE_FIELD die sides at least) and a rim of
     # blur and shadow: only the change beyond that may be another die
     rest = still.unexplained(changed, [(c.x, c.y, c.side / 2 + 0.1 * side) for c in dice])
     out = []
-    for x, y in places:
+    for (x, y), against in places:
         if any(math.hypot(x - a, y - b) < side for a, b in found):
             continue
-        if still.share(rest, x, y, side) < UNREAD_SHARE:
+        least = BESIDE_SHARE if against and len(found) == 1 else UNREAD_SHARE
+        if still.share(rest, x, y, side) < least:
             continue
         ((u, _),), (empty,) = _on_empty_points(quad, shape, np.array([[x, y]]), checkers)
         if not empty:
