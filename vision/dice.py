@@ -86,6 +86,13 @@ UNREAD_SHARE = 0.6
 # ... and beside a die found alone, where this share changed beyond the found die's box: a die lying
 # against it has a quarter of its core inside that box, and one the colour of its point changes less.
 BESIDE_SHARE = 0.4
+# Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
+# CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks; one nearer the found die
+# than CLOSER_APART sides is that die's own.
+CLOSER_SCALE = 1.5
+CLOSER_WINDOW = 2.5
+CLOSER_PEAKS = 6
+CLOSER_APART = 0.7
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
 # A place where a die may lie that no read made out is read again at crops this many die sides around it.
@@ -617,7 +624,49 @@ def find_dice(
     if quad is not None and checkers is not None and same_board:
         found = [cands[i] for i in kept]
         readings += _looked_for(image, quad, proposed, found, checkers, peaks, on_checker_valid)
+    if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
+        readings += _closer_look(image, quad, readings[0], checkers, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _lies_flat_on_the_board(die: DieReading) -> bool:
+    """Whether a die lies flat on the field, off the checkers: a throw showing one such die is called
+    "only one die" unless the other is found. Beside a die that leans, rests on a checker or lies off the
+    field the throw is thrown again (or waited on) whatever the other shows, and the other found could
+    only turn a wait into a throw again."""
+    return not (die.cocked or die.on_checker or die.outside_field)
+
+
+def _closer_look(
+    image: np.ndarray,
+    quad: np.ndarray,
+    alone: DieReading,
+    checkers: np.ndarray | None,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """The other die of a throw that showed one (``alone``), looked for with the detector at
+    ``CLOSER_SCALE`` times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is
+    two of its cells across, and two dice lying together often make one peak. A peak clear of the found
+    die is read as any place the first reads missed (``_second_look``); the first that reads as a die is
+    the other die. None reads: the throw still shows one die."""
+    side = _die_side(quad)
+    x, y = alone.center
+    r = CLOSER_WINDOW * side
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(x - r)), max(0, int(y - r))
+    x1, y1 = min(w, math.ceil(x + r)), min(h, math.ceil(y + r))
+    if x1 - x0 < side or y1 - y0 < side:
+        return []
+    scale = _detect_scale(image, side) * CLOSER_SCALE
+    found = [dice_model.Candidate(x, y, side, HOT)]
+    for c in dice_detect.detect(image[y0:y1, x0:x1], scale, DETECT_HEAT, CLOSER_PEAKS):
+        place = (c.x + x0, c.y + y0)
+        if math.dist(place, (x, y)) < CLOSER_APART * side:
+            continue  # the found die's own peak
+        seen = _second_look(image, quad, place, found, checkers, on_checker_valid)
+        if seen is not None:
+            return [seen]
+    return []
 
 
 def _looked_for(
@@ -690,7 +739,7 @@ def _second_look(
     quad: np.ndarray,
     place: tuple[float, float],
     found: list[dice_model.Candidate],
-    checkers: np.ndarray,
+    checkers: np.ndarray | None,
     on_checker_valid: bool,
 ) -> DieReading | None:
     """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
