@@ -144,6 +144,9 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     cx, cy, r = (bx0 + bx1) // 2, (by0 + by1) // 2, max(1, min(bx1 - bx0, by1 - by0) // 6)
     mask[cy - r : cy + r, cx - r : cx + r] = cv2.GC_FGD
     models = np.zeros((1, 65)), np.zeros((1, 65))
+    # GrabCut seeds its colour models from OpenCV's global generator: reset, a die is cut the same way
+    # whatever was cut before it (a bench's throws and a test's dice do not depend on what ran first)
+    cv2.setRNGSeed(0)
     cv2.grabCut(crop, mask, (0, 0, 0, 0), *models, 5, cv2.GC_INIT_WITH_MASK)  # the rect: unused with a mask
     out = _hull(np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)))
     if out is None:
