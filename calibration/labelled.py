@@ -35,8 +35,10 @@ class Labelled:
 
     @property
     def checkers(self) -> np.ndarray:
-        """The labelled position's first-layer checkers as (u, v, ru, rv) in the field's unit square."""
-        return BoardReader(self.profile, use_dice=False, use_counts=False).checkers(self.layout)
+        """The labelled position's first-layer checkers as (u, v, ru, rv) in the field's unit square. These
+        tables lay a stack's sixth checker in the column (``frame0.jpg``), so its slot is filled too."""
+        reader = BoardReader(self.profile, use_dice=False, use_counts=False)
+        return np.vstack([reader.checkers(self.layout), reader.stacked(self.layout)])
 
     @property
     def pose(self) -> tuple[float, float, float, float]:

@@ -1,5 +1,6 @@
-"""Dice the first reads miss are looked for again before the referee says "only one die" or waits: real
-dice never trained on, thrown onto the real board photographs as ``bench.semireal`` throws them."""
+"""Real dice never trained on, thrown onto the real board photographs as ``bench.semireal`` throws them:
+dice the first reads miss are looked for again before the referee says "only one die" or waits, and a
+die on a stack's sixth checker is judged by a look at it where the board alone cannot tell."""
 
 from __future__ import annotations
 
@@ -122,3 +123,20 @@ def test_a_first_throw_of_two_dice_lying_together_is_two_dice(tables, dice) -> N
     assert (cutouts[4].source, cutouts[3].source) == ("IMG_20191208_112322.jpg", "IMG_20191209_100620.jpg")
     calls = _calls(table, reader, throw, cutouts, in_a_game=False)
     assert calls == [(CallKind.ROLL, [3, 4], "")] * RENDERS
+
+
+def test_a_die_on_a_sixth_checker_in_the_column_rests_on_it(tables, dice) -> None:
+    """``frame0.jpg``'s table lays its six dark checkers in one column. Thrown first (no frame of the
+    turn to show whether the sixth slot is filled), the board cannot say whether a die there rests on a
+    checker (another table lays the sixth over the first five); the flags network, looking at the die,
+    sees it resting: a throw again."""
+    table, reader = tables["frame0.jpg"]
+    ((u, v, _, _),) = reader.stacked(table.layout)  # the one slot past a stack's fifth
+    for roller in Side:
+        throw = Throw(
+            "on a checker", roller, (5, 2), [(float(u), float(v), 1.0), (float(u) + 0.12, 0.5, 1.0)]
+        )
+        calls = _calls(table, reader, throw, {5: dice[5][3], 2: dice[2][5]}, in_a_game=False)
+        assert {(kind, reason.split(":")[0].split(";")[0]) for kind, _, reason in calls} == {
+            (CallKind.REROLL, "a die rests on a checker")
+        }

@@ -274,14 +274,24 @@ class BoardReader:
         on a checker (a second layer sits over the first, within the same ellipses). Past a stack's
         first ``COLUMN`` checkers the column goes on only where the frame ``still`` was taken from
         (``turn_still``) showed those slots filled: a table that lays a second layer leaves them empty,
-        and a die there lies on the board."""
+        and a die there lies on the board. Without that frame those slots are ``stacked``'s."""
+        return self._slots(layout, still, sure=True)
+
+    def stacked(self, layout: ImageLayout, still: Still | None = None) -> np.ndarray:
+        """The slots past a stack's first ``COLUMN`` checkers that no frame of the turn showed filled or
+        empty (there is no ``still``), as ``checkers`` gives them: the table may have laid those checkers
+        in the column or over the first five, and only a look at the die can tell whether it rests on one."""
+        return self._slots(layout, still, sure=False)
+
+    def _slots(self, layout: ImageLayout, still: Still | None, sure: bool) -> np.ndarray:
         g = self.profile.geometry
         empty = self._turn_empty[1] if self._turn_empty is not None and self._turn_empty[0] is still else None
         found = []
         for n, cell in enumerate(POINT_CELLS):  # the slots' order: top row, then bottom
             assert cell.row is not None
             for k in range(min(abs(layout.value(cell)), g.slots)):
-                if k >= COLUMN and empty is not None and empty[n * self.grid.k + k]:
+                known = k < COLUMN or empty is not None
+                if known != sure or (k >= COLUMN and empty is not None and empty[n * self.grid.k + k]):
                     continue
                 x, y = g.slot_center(cell.row, cell.index, k)
                 found.append((x / g.width, y / g.height, g.radius_x / g.width, g.radius_y / g.height))
@@ -407,6 +417,7 @@ class BoardReader:
             return ()
         quad = np.asarray(self.profile.corners, dtype=np.float64)
         checkers = self.checkers(expected, before) if expected is not None else None
+        stacked = self.stacked(expected, before) if expected is not None else None
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
             still, same = (before, same_board) if before is not None else (self.profile.still, False)
@@ -414,6 +425,7 @@ class BoardReader:
                 frame,
                 field_quad=quad,
                 checkers=checkers,
+                stacked=stacked,
                 still=still,
                 same_board=same,
                 now=now,

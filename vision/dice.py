@@ -25,6 +25,11 @@ from vision import dice_detect, dice_flags, dice_model, dice_pips
 from vision.arrivals import Blob, Still
 from vision.reading import DieReading
 
+# The board's checkers as the reader knows them: the slots surely filled, and those a stack may or may
+# not fill (``stacked`` of ``BoardReader``), each as (N, 4) ellipses in the field's unit square; None
+# where the board is not known.
+_Checkers = tuple[np.ndarray | None, np.ndarray | None]
+
 # A candidate whose "not a die" probability is below this is a die.
 DIE_PROBABILITY = 0.8
 # A first look with more "not a die" than this cannot pass DIE_PROBABILITY over two looks.
@@ -569,6 +574,7 @@ def find_dice(
     checkers: np.ndarray | None = None,
     still: Still | None = None,
     same_board: bool = False,
+    stacked: np.ndarray | None = None,
     now: Still | None = None,
     peaks: Sequence[dice_model.Candidate] | None = None,
 ) -> list[DieReading]:
@@ -580,7 +586,9 @@ def find_dice(
     flags network (``vision.dice_flags``: the die in the board plane). Where the board's checkers are
     known, ``checkers`` gives them as (N, 4) ellipses in the field's unit square (centre u, v and radii
     across and down): a die then rests on a checker when its footprint lies on one, whatever the network
-    thinks (geometry first: a die on an empty point beside a stack is on the board). ``checker_mask``
+    thinks (geometry first: a die on an empty point beside a stack is on the board); on
+    ``stacked`` (the slots of a stack past its fifth checker, which a table lays in the column or over the
+    first five) only the network can tell, and it does. ``checker_mask``
     (uint8, non-zero on checker pixels) is the other way to say where checkers are. With
     ``on_checker_valid`` (the table lets a die lying flat on a checker count) a flat die is never flagged
     ``on_checker``. Without a field a die is cocked when the value reader finds that likelier than any
@@ -599,6 +607,7 @@ def find_dice(
     """
     image = _as_bgr(image)
     quad = _quad(field_quad)
+    board: _Checkers = (checkers, stacked)
     proposed = _proposals(image, quad, still, now, same_board, peaks)
     cands = proposed.cands
     if quad is not None:
@@ -613,7 +622,7 @@ def find_dice(
         if _edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= MIN_EDGE
     ]
     if quad is not None:
-        kept, looks = _on_the_field(image, quad, cands, probs, kept, checkers, pairs)
+        kept, looks = _on_the_field(image, quad, cands, probs, kept, board, pairs)
     else:
         looks = _in_a_photograph(probs[kept])
     readings = []
@@ -623,9 +632,9 @@ def find_dice(
             readings.append(die)
     if quad is not None and checkers is not None and same_board:
         found = [cands[i] for i in kept]
-        readings += _looked_for(image, quad, proposed, found, checkers, peaks, on_checker_valid)
+        readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid)
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
-        readings += _closer_look(image, quad, readings[0], checkers, on_checker_valid)
+        readings += _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
 
 
@@ -641,7 +650,7 @@ def _closer_look(
     image: np.ndarray,
     quad: np.ndarray,
     alone: DieReading,
-    checkers: np.ndarray | None,
+    checkers: _Checkers,
     on_checker_valid: bool,
 ) -> list[DieReading]:
     """The other die of a throw that showed one (``alone``), looked for with the detector at
@@ -674,7 +683,7 @@ def _looked_for(
     quad: np.ndarray,
     proposed: _Proposals,
     found: list[dice_model.Candidate],
-    checkers: np.ndarray,
+    board: _Checkers,
     peaks: Sequence[dice_model.Candidate] | None,
     on_checker_valid: bool,
 ) -> list[DieReading]:
@@ -684,14 +693,16 @@ def _looked_for(
     die the colour of the point it lies on changes too little to show in the change map, and the
     detector sees it only faintly. A weak peak that does not read as a die is nothing."""
     out = []
+    # a patch over a slot a stack may fill is left out, as over a checker
+    checkers = np.vstack([c for c in board if c is not None])
     for die in _unread(image.shape, quad, proposed, found, checkers):
-        out.append(_second_look(image, quad, die.center, found, checkers, on_checker_valid) or die)
+        out.append(_second_look(image, quad, die.center, found, board, on_checker_valid) or die)
     if len(found) + len(out) != 1:
         return out
     if peaks is None:
         peaks = _in_the_window(image, quad, _die_side(quad), STILL_HEAT, MAX_CANDIDATES)
     for place in _weak_arrivals(quad, image.shape, proposed, peaks, found, checkers):
-        seen = _second_look(image, quad, place, found, checkers, on_checker_valid)
+        seen = _second_look(image, quad, place, found, board, on_checker_valid)
         if seen is not None:
             return [*out, seen]
     return out
@@ -739,7 +750,7 @@ def _second_look(
     quad: np.ndarray,
     place: tuple[float, float],
     found: list[dice_model.Candidate],
-    checkers: np.ndarray | None,
+    checkers: _Checkers,
     on_checker_valid: bool,
 ) -> DieReading | None:
     """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
@@ -841,7 +852,7 @@ def _on_the_field(
     cands: list[dice_model.Candidate],
     probs: np.ndarray,
     kept: list[int],
-    checkers: np.ndarray | None,
+    checkers: _Checkers,
     pairs: Sequence[_Pair] = (),
 ) -> tuple[list[int], list[_Look]]:
     """The kept dice judged in the board plane by the flags network (cocked? on a checker?), one find per
@@ -850,7 +861,8 @@ def _on_the_field(
     away from the camera's nadir. With the board's ``checkers`` known, whether a die rests on one is read
     off its footprint instead."""
     points = [(cands[i].x, cands[i].y) for i in kept]
-    judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE, resting_known=checkers is not None)
+    known, stacked = checkers
+    judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE, resting_known=known is not None)
     odds = [_cocked_odds(probs[i]) for i in kept]
     lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
     at = {i: k for k, i in enumerate(kept)}
@@ -858,8 +870,10 @@ def _on_the_field(
     ones = _one_per_leaning_die(points, lay, _die_side(quad), two)
     kept, judged, lay = [kept[k] for k in ones], judged[ones], [lay[k] for k in ones]
     centres = np.array([[cands[i].x, cands[i].y] for i in kept])
-    if checkers is not None:
-        resting, feet = _resting_on(checkers, quad, image.shape, centres)
+    if known is not None:
+        resting, feet = _resting_on(
+            known, quad, image.shape, centres, stacked, judged[:, 1] > dice_flags.ON_CHECKER
+        )
     else:
         resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
         feet = dice_flags.footprints(quad, image.shape, centres, [_rise(on) for on in resting])
@@ -877,17 +891,25 @@ def _on_the_field(
 
 
 def _resting_on(
-    checkers: np.ndarray, quad: np.ndarray, shape: tuple[int, ...], centres: np.ndarray
+    checkers: np.ndarray,
+    quad: np.ndarray,
+    shape: tuple[int, ...],
+    centres: np.ndarray,
+    stacked: np.ndarray | None = None,
+    seen_resting: np.ndarray | None = None,
 ) -> tuple[list[bool], np.ndarray]:
     """Which dice rest on one of the known ``checkers``, and their footprints. A die's top face is seen
     shifted away from the nadir by its height, and a die on a checker stands a checker's thickness
     higher: its footprint is looked for both ways (the two lie a tenth of a die apart at most, a checker
-    is two and a half dice across)."""
+    is two and a half dice across). On a slot a stack may or may not fill (``stacked``) a die rests on a
+    checker where the flags network sees it resting (``seen_resting``, one per die)."""
     if not len(centres):
         return [], np.empty((0, 2))
     flat = dice_flags.footprints(quad, shape, centres, _rise(False))
     raised = dice_flags.footprints(quad, shape, centres, _rise(True))
     on = _on_a_checker(checkers, flat) | _on_a_checker(checkers, raised)
+    if stacked is not None and seen_resting is not None:
+        on |= (_on_a_checker(stacked, flat) | _on_a_checker(stacked, raised)) & seen_resting
     return on.tolist(), np.where(on[:, None], raised, flat)
 
 
