@@ -92,11 +92,13 @@ UNREAD_SHARE = 0.6
 # against it has a quarter of its core inside that box, and one the colour of its point changes less.
 BESIDE_SHARE = 0.4
 # Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
-# CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks; one nearer the found die
-# than CLOSER_APART sides is that die's own.
+# CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
+# die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
+# found die than CLOSER_APART sides is that die's own.
 CLOSER_SCALE = 1.5
 CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
+CLOSER_HEAT = 0.15
 CLOSER_APART = 0.7
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
@@ -668,7 +670,7 @@ def _closer_look(
         return []
     scale = _detect_scale(image, side) * CLOSER_SCALE
     found = [dice_model.Candidate(x, y, side, HOT)]
-    for c in dice_detect.detect(image[y0:y1, x0:x1], scale, DETECT_HEAT, CLOSER_PEAKS):
+    for c in dice_detect.detect(image[y0:y1, x0:x1], scale, CLOSER_HEAT, CLOSER_PEAKS):
         place = (c.x + x0, c.y + y0)
         if math.dist(place, (x, y)) < CLOSER_APART * side:
             continue  # the found die's own peak
