@@ -652,7 +652,7 @@ def _closer_look(
     image: np.ndarray,
     quad: np.ndarray,
     alone: DieReading,
-    checkers: _Checkers,
+    board: _Checkers,
     on_checker_valid: bool,
 ) -> list[DieReading]:
     """The other die of a throw that showed one (``alone``), looked for with the detector at
@@ -674,7 +674,7 @@ def _closer_look(
         place = (c.x + x0, c.y + y0)
         if math.dist(place, (x, y)) < CLOSER_APART * side:
             continue  # the found die's own peak
-        seen = _second_look(image, quad, place, found, checkers, on_checker_valid)
+        seen = _second_look(image, quad, place, found, board, on_checker_valid)
         if seen is not None:
             return [seen]
     return []
@@ -752,7 +752,7 @@ def _second_look(
     quad: np.ndarray,
     place: tuple[float, float],
     found: list[dice_model.Candidate],
-    checkers: _Checkers,
+    board: _Checkers,
     on_checker_valid: bool,
 ) -> DieReading | None:
     """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
@@ -776,7 +776,7 @@ def _second_look(
     best = int(np.argmax(die_p))
     if die_p[best] < DIE_PROBABILITY or _edge_strength(image, looks[best].x, looks[best].y, side) < MIN_EDGE:
         return None
-    _, (look,) = _on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], checkers)
+    _, (look,) = _on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], board)
     near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
     return _reading(image, looks[best], probs[best], look, None, on_checker_valid, near)
 
