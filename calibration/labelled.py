@@ -38,7 +38,7 @@ class Labelled:
         """The labelled position's first-layer checkers as (u, v, ru, rv) in the field's unit square. These
         tables lay a stack's sixth checker in the column (``frame0.jpg``), so its slot is filled too."""
         reader = BoardReader(self.profile, use_dice=False, use_counts=False)
-        return np.vstack([reader.checkers(self.layout), reader.stacked(self.layout)])
+        return np.vstack(reader.slots(self.layout))
 
     @property
     def pose(self) -> tuple[float, float, float, float]:

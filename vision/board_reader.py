@@ -275,27 +275,30 @@ class BoardReader:
         first ``COLUMN`` checkers the column goes on only where the frame ``still`` was taken from
         (``turn_still``) showed those slots filled: a table that lays a second layer leaves them empty,
         and a die there lies on the board. Without that frame those slots are ``stacked``'s."""
-        return self._slots(layout, still, sure=True)
+        return self.slots(layout, still)[0]
 
     def stacked(self, layout: ImageLayout, still: Still | None = None) -> np.ndarray:
         """The slots past a stack's first ``COLUMN`` checkers that no frame of the turn showed filled or
         empty (there is no ``still``), as ``checkers`` gives them: the table may have laid those checkers
         in the column or over the first five, and only a look at the die can tell whether it rests on one."""
-        return self._slots(layout, still, sure=False)
+        return self.slots(layout, still)[1]
 
-    def _slots(self, layout: ImageLayout, still: Still | None, sure: bool) -> np.ndarray:
+    def slots(self, layout: ImageLayout, still: Still | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``checkers`` and ``stacked`` of ``layout``, in one pass."""
         g = self.profile.geometry
         empty = self._turn_empty[1] if self._turn_empty is not None and self._turn_empty[0] is still else None
-        found = []
+        sure: list[tuple[float, ...]] = []
+        unsure: list[tuple[float, ...]] = []
         for n, cell in enumerate(POINT_CELLS):  # the slots' order: top row, then bottom
             assert cell.row is not None
             for k in range(min(abs(layout.value(cell)), g.slots)):
-                known = k < COLUMN or empty is not None
-                if known != sure or (k >= COLUMN and empty is not None and empty[n * self.grid.k + k]):
-                    continue
+                past = k >= COLUMN
+                if past and empty is not None and empty[n * self.grid.k + k]:
+                    continue  # the turn's frame showed it empty: this table lays a second layer
                 x, y = g.slot_center(cell.row, cell.index, k)
-                found.append((x / g.width, y / g.height, g.radius_x / g.width, g.radius_y / g.height))
-        return np.array(found, dtype=np.float64).reshape(-1, 4)
+                ellipse = (x / g.width, y / g.height, g.radius_x / g.width, g.radius_y / g.height)
+                (unsure if past and empty is None else sure).append(ellipse)
+        return _ellipses(sure), _ellipses(unsure)
 
     def _look(self, canonical: np.ndarray) -> _Slots:
         """Every slot of the rectified frame as the slot model sees it."""
@@ -416,8 +419,7 @@ class BoardReader:
         if self._find_dice is None:
             return ()
         quad = np.asarray(self.profile.corners, dtype=np.float64)
-        checkers = self.checkers(expected, before) if expected is not None else None
-        stacked = self.stacked(expected, before) if expected is not None else None
+        checkers, stacked = self.slots(expected, before) if expected is not None else (None, None)
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
             still, same = (before, same_board) if before is not None else (self.profile.still, False)
@@ -699,3 +701,8 @@ def _near_foreign(
 
 
 __all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples"]
+
+
+def _ellipses(found: list[tuple[float, ...]]) -> np.ndarray:
+    """Slot ellipses (u, v, ru, rv) as an (N, 4) array, (0, 4) for none."""
+    return np.array(found, dtype=np.float64).reshape(-1, 4)
