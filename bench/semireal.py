@@ -185,9 +185,10 @@ def main(argv: list[str] | None = None) -> int:
                 image,
                 quad,
                 checkers=t.checkers,
-                still=still or reader.profile.still,
+                still=still or reader.calibration_still,
                 same_board=still is not None,
                 now=now,
+                calibration=still is None,
             )
             dice_ms = (time.perf_counter() - t0) * 1000
             if mode == MODES[0] and throw.cube is not None:

@@ -16,7 +16,7 @@ from synthetic.render import render
 from synthetic.scene import DieSpec, scene_from_layout
 from vision.arrivals import DIE_PX, Still
 from vision.board_reader import BoardReader
-from vision.dice import expected_die_side, find_dice, search_window
+from vision.dice import expected_die_side, find_dice, search_window, still_peaks
 from vision.profile import Profile, ProfileError
 
 START = Board.start().layout(Orientation.BOTTOM_RIGHT)
@@ -142,6 +142,26 @@ def test_a_die_the_change_map_cannot_see_is_found_where_nothing_die_like_was_bef
     # where the detector saw something die-like before the throw, an unchanged peak stays the table's
     there = replace(unseen, peaks=reader.turn_still(thrown).peaks)
     assert find_dice(thrown, quad, still=there, same_board=True) == []
+
+
+def test_on_the_calibration_still_a_new_peak_counts_only_on_an_empty_point(reader: BoardReader) -> None:
+    """A first throw is compared with the calibration frame, which shows the table's fixtures but perhaps
+    another position: a hot peak the calibration frame's detector did not see (``still_peaks``) is a die
+    that arrived on a point the confirmed position leaves empty, and nothing where a checker lies (its
+    art may look like a die)."""
+    quad = np.asarray(reader.profile.corners, dtype=np.float64)
+    before = _frame().image
+    thrown = _frame(DieSpec(1, 0.68, 0.5, 10.0), DieSpec(5, 0.84, 0.45, 50.0)).image
+    calibration = replace(reader.still(thrown), peaks=still_peaks(reader.still(before)))
+    empty = reader.checkers(START)
+    found = find_dice(thrown, quad, checkers=empty, still=calibration, calibration=True)
+    assert sorted(d.value for d in found) == [1, 5]
+    # the same peaks where the confirmed position has checkers: no die
+    filled = np.vstack([empty, [[0.68, 0.5, 0.03, 0.05], [0.84, 0.45, 0.03, 0.05]]])
+    assert find_dice(thrown, quad, checkers=filled, still=calibration, calibration=True) == []
+    # where the calibration frame's detector saw something die-like, a peak stays the table's
+    fixtures = replace(calibration, peaks=still_peaks(reader.still(thrown)))
+    assert find_dice(thrown, quad, checkers=empty, still=fixtures, calibration=True) == []
 
 
 def test_a_patch_that_arrived_and_cannot_be_read_is_an_unreadable_die(reader: BoardReader) -> None:

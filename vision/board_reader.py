@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -43,7 +44,14 @@ from vision.checkers import (
     call_slots,
 )
 from vision.cube import cube_at, cube_side, cube_strips, find_cube
-from vision.dice import expected_die_side, find_dice, search_window, table_peaks, window_peaks
+from vision.dice import (
+    expected_die_side,
+    find_dice,
+    search_window,
+    still_peaks,
+    table_peaks,
+    window_peaks,
+)
 from vision.dice_model import Candidate
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
@@ -245,6 +253,14 @@ class BoardReader:
         self._last_still = (frame, still)
         return still
 
+    @cached_property
+    def calibration_still(self) -> Still | None:
+        """The profile's still of the calibration frame with what the dice detector sees die-like on it
+        (``vision.dice.still_peaks``): the table's fixtures, for a throw with no turn's still to compare
+        with. Looked at once, on the first throw that needs it."""
+        still = self.profile.still
+        return None if still is None else replace(still, peaks=still_peaks(still))
+
     def turn_still(self, frame: np.ndarray) -> Still:
         """The still of a settled frame with no dice on it, that the turn's throw is compared with: with
         what the dice detector saw die-like on it (``vision.dice.table_peaks``). The frame loop asks for
@@ -422,7 +438,7 @@ class BoardReader:
         checkers, stacked = self.slots(expected, before) if expected is not None else (None, None)
         try:
             # the turn's own still shows the board the frame does; the calibration's, another position
-            still, same = (before, same_board) if before is not None else (self.profile.still, False)
+            still, same = (before, same_board) if before is not None else (self.calibration_still, False)
             found = self._find_dice(
                 frame,
                 field_quad=quad,
@@ -432,6 +448,7 @@ class BoardReader:
                 same_board=same,
                 now=now,
                 peaks=self._peaks(frame),
+                calibration=before is None,
             )
             return tuple(found)
         except (ValueError, RuntimeError) as e:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from bgboard.layout import Half
-from vision import dice_detect, dice_flags, dice_model, dice_pips
+from vision import arrivals, dice_detect, dice_flags, dice_model, dice_pips
 from vision.arrivals import Blob, Still
 from vision.reading import DieReading
 
@@ -66,6 +66,9 @@ MAX_CANDIDATES_FIELD = 8
 # saw nothing die-like there (down to STILL_HEAT) in the turn's still frame.
 NEW_PEAK_HEAT = 0.45
 STILL_HEAT = 0.15
+# A still is the window shrunk to ``arrivals.DIE_PX`` px per die and kept as a JPEG: the detector sees the
+# calibration frame's things fainter in its still than in the frame itself, so looks there down to this.
+CALIBRATION_HEAT = 0.1
 MAX_CANDIDATES = 40
 # At most this many patches of change are read where the detector saw nothing (those most like a die);
 # and as many faint new peaks where a throw showed one die (``_weak_arrivals``).
@@ -412,6 +415,7 @@ def _proposals(
     now: Still | None = None,
     same_board: bool = False,
     peaks: Sequence[dice_model.Candidate] | None = None,
+    empty_of: np.ndarray | None = None,
 ) -> _Proposals:
     if quad is None:
         found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
@@ -433,11 +437,8 @@ def _proposals(
     # read as a hot peak (off centre it is read again)
     # on the board the still shows, a peak where the detector saw nothing die-like is new too (once a
     # play has begun, a checker's art where none lay before is not)
-    kept = [
-        c
-        for c in cands
-        if still.arrived(changed, c.x, c.y, die_side) or (same_board and _new_peak(still, c, die_side))
-    ]
+    new = _new_peaks(still, cands, quad, image.shape, same_board, empty_of)
+    kept = [c for c, n in zip(cands, new, strict=True) if n or still.arrived(changed, c.x, c.y, die_side)]
     blobs = still.blobs(changed)
     for blob in blobs:
         if len(blob.centres) == 2 and not blob.one_or_two:
@@ -453,6 +454,42 @@ def _new_peak(still: Still, c: dice_model.Candidate, die_side: float) -> bool:
     """A plain detector peak where the detector saw nothing die-like before the throw: a die the colour
     of the point it lies on changes too little of the table to show in the change map."""
     return c.heat >= NEW_PEAK_HEAT and still.seen_before(c.x, c.y, die_side) is False
+
+
+def _new_peaks(
+    still: Still,
+    cands: list[dice_model.Candidate],
+    quad: np.ndarray,
+    shape: tuple[int, ...],
+    same_board: bool,
+    empty_of: np.ndarray | None,
+) -> list[bool]:
+    """Which candidates are new peaks (``_new_peak``) that count as dice that arrived: anywhere on the
+    board the still shows (``same_board``); on the calibration's still, which shows the table's fixtures
+    but another position, only on the field's points that hold none of the checkers ``empty_of`` (the
+    confirmed position's, (N, 4) ellipses): no checker there can put its art under the peak."""
+    side = _die_side(quad)
+    new = [_new_peak(still, c, side) for c in cands]
+    if same_board:
+        return new
+    if empty_of is None or not any(new):
+        return [False] * len(cands)
+    _, empty = _on_empty_points(quad, shape, np.array([[c.x, c.y] for c in cands]), empty_of)
+    return [bool(n and e) for n, e in zip(new, empty, strict=True)]
+
+
+def still_peaks(still: Still) -> tuple[tuple[float, float], ...]:
+    """Where the detector sees anything die-like in ``still``'s own image (image px): the table's own
+    things in a frame kept only as its still, such as the calibration frame of a profile.
+
+        >>> blank = Still((0, 0, 600, 400), 0.3, np.full((120, 180, 3), 200, np.uint8))
+        >>> still_peaks(blank)
+        ()
+    """
+    scale = dice_detect.DIE_PX / arrivals.DIE_PX
+    found = dice_detect.detect(still.image, scale, CALIBRATION_HEAT, MAX_CANDIDATES)
+    x0, y0 = still.window[:2]
+    return tuple((x0 + c.x / still.scale, y0 + c.y / still.scale) for c in found)
 
 
 def window_peaks(image: np.ndarray, field_quad: np.ndarray) -> list[dice_model.Candidate]:
@@ -579,6 +616,7 @@ def find_dice(
     stacked: np.ndarray | None = None,
     now: Still | None = None,
     peaks: Sequence[dice_model.Candidate] | None = None,
+    calibration: bool = False,
 ) -> list[DieReading]:
     """Every die in ``image`` (BGR), left to right.
 
@@ -599,7 +637,10 @@ def find_dice(
     face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
     window before the throw) only what arrived since can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
-    detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. On that board,
+    detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. With
+    ``calibration`` the still is the calibration frame's (``still_peaks`` its peaks), which shows the
+    table's fixtures but another position: such a peak counts there only on a point of the field that
+    holds none of the known ``checkers``. On the board the turn began with,
     with ``checkers`` known, a die-sized patch that arrived on an empty point and that the first reads
     did not make out is read again more carefully, and reported as an unreadable die with no face where
     it still cannot be (the referee waits rather than miss a die); a throw that shows one die has its
@@ -610,7 +651,9 @@ def find_dice(
     image = _as_bgr(image)
     quad = _quad(field_quad)
     board: _Checkers = (checkers, stacked)
-    proposed = _proposals(image, quad, still, now, same_board, peaks)
+    known = [c for c in board if c is not None]
+    empty_of = np.vstack(known) if calibration and known else None
+    proposed = _proposals(image, quad, still, now, same_board, peaks, empty_of)
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
