@@ -45,6 +45,7 @@ from vision.checkers import (
 )
 from vision.cube import cube_at, cube_side, cube_strips, find_cube
 from vision.dice import (
+    READABLE,
     expected_die_side,
     find_dice,
     search_window,
@@ -218,7 +219,7 @@ class BoardReader:
         if dice is None:
             found = self._dice(frame, now, expected, before, same_board)
             cube = cube or self._cube_among(found, frame, now)
-            dice = self._off_the_cube(found, cube)
+            dice = _clear_on_the_bar(self._off_the_cube(found, cube))
         canonical = self.rectifier.warp(frame)
         slots = self._look(canonical)
         dice = self._not_checkers(dice, slots)
@@ -723,3 +724,15 @@ __all__ = ["BoardReader", "ProfileError", "SlotGrid", "SlotSamples"]
 def _ellipses(found: list[tuple[float, ...]]) -> np.ndarray:
     """Slot ellipses (u, v, ru, rv) as an (N, 4) array, (0, 4) for none."""
     return np.array(found, dtype=np.float64).reshape(-1, 4)
+
+
+def _clear_on_the_bar(dice: tuple[DieReading, ...]) -> tuple[DieReading, ...]:
+    """``dice`` without the finds on the bar that are no clear die (cocked, or read less surely than
+    ``READABLE``). The bar holds the cube, centred or pushed to its end, and a cube whose face the reader
+    cannot make out reads as such a find: there, as beyond the field, only a clear die counts. A die
+    that lies on the bar is thrown again whatever it shows, and the die left on the field says so."""
+    return tuple(
+        d
+        for d in dice
+        if d.half is not None or d.outside_field or (d.value is not None and d.confidence >= READABLE)
+    )
