@@ -85,6 +85,9 @@ UNEASY = 0.01
 # A stack's first five checkers lie in a column from the row's edge on every table; a sixth goes on in the
 # column on some tables and over the first five (a second layer) on others: only a frame can tell.
 COLUMN = 5
+# The cube found before still lies there while less than this share of its face's core changed: a die
+# landing beside it in the tray changes none of it, the cube lifted or turned to another face most of it.
+CUBE_UNMOVED = 0.1
 
 
 @dataclass
@@ -461,14 +464,21 @@ class BoardReader:
     def _cube(self, frame: np.ndarray, now: Still) -> CubeReading | None:
         """The cube where it lies. It seldom moves, and looking for it costs as much as the dice: it is
         looked for again only when something die-sized changed where a cube may lie (the bar, the
-        trays) since the last look."""
+        trays) since the last look, and the cube found then is kept, where the search misses it, while
+        its own place did not change."""
+        quad = np.asarray(self.profile.corners, dtype=np.float64)
         seen = self._cube_seen
+        cube = None
         if seen is not None:
             then, cube = seen
             changed = then.changed(frame, now)
             if changed is not None and not _moved_in(changed, self._cube_mask(then)):
                 return cube
-        cube = find_cube(frame, np.asarray(self.profile.corners, dtype=np.float64))
+            if cube is not None and then.share(changed, *cube.center, cube_side(quad)) >= CUBE_UNMOVED:
+                cube = None  # lifted, moved or turned
+        # the outline search may miss a cube it found before (pushed against the checkers, its outline
+        # runs into theirs): one whose own place did not change still lies there
+        cube = find_cube(frame, quad) or cube
         self._cube_seen = (now, cube)
         return cube
 
