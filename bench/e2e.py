@@ -53,7 +53,7 @@ from referee.scoring import classify
 from referee.session import Observation, Say, Session, SessionOptions
 from synthetic.players import miscount
 from synthetic.scene import CubeSpec
-from synthetic.table import DieAt, HandAt, Shot, VirtualTable
+from synthetic.table import DieAt, HandAt, Shot, VirtualTable, lean_on_the_bar
 from vision.arrivals import Still
 from vision.board_reader import BoardReader
 from vision.reading import BoardReading
@@ -266,13 +266,15 @@ class Bench:
     def dice_at(self, half: Half, values: tuple[int, ...], bad: str | None = None) -> tuple[DieAt, ...]:
         # anywhere along the half between the point rows, the second die to the right of the first (dice
         # lie apart, never on each other): real throws spread as widely, and dice drawn in a narrower box
-        # land where the last throw lay far more often than dice do
+        # land where the last throw lay far more often than dice do. A cocked die leans on the bar's wall:
+        # a die cannot lean on nothing, and the reader asks about one that seems to
         x = (0.58 if half is Half.RIGHT else 0.06) + self.rng.uniform(0, 0.2)
         out = []
         for i, v in enumerate(values):
             x += (0.11 + self.rng.uniform(0, 0.05)) if i else 0.0
             y = 0.44 + self.rng.uniform(0, 0.12)
-            out.append(DieAt(v, x, y, cocked=bad == "cocked" and i == 0, angle=self.rng.uniform(0, 80)))
+            leans = bad == "cocked" and i == 0
+            out.append(DieAt(v, lean_on_the_bar(half) if leans else x, y, leans, self.rng.uniform(0, 80)))
         if len(out) == 2 and self.rng.random() < TOUCHING:
             out[1] = self.against(out[0], out[1])
         if bad == "off-half":

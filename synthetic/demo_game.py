@@ -26,7 +26,7 @@ from bgboard.position import Position
 from hardware.signals import Signal
 from referee.moves import legal_plays
 from synthetic.players import choose
-from synthetic.table import DieAt, HandAt, Shot
+from synthetic.table import DieAt, HandAt, Shot, lean_on_the_bar
 
 ORIENTATION = Orientation.BOTTOM_RIGHT
 ILLEGAL_TURN = 3  # the index in the dice plan of light's turn that goes wrong first
@@ -44,13 +44,17 @@ class Script:
     def dice_in(
         self, half: Half, values: tuple[int, ...], cocked: tuple[bool, ...] = ()
     ) -> tuple[DieAt, ...]:
-        """Dice lying in the image ``half``, on the open space between the two rows of points."""
+        """Dice lying in the image ``half``, on the open space between the two rows of points; a cocked die
+        leans on the bar's wall (a die cannot lean on nothing)."""
         base = 0.62 if half is Half.RIGHT else 0.1
         out = []
         for i, v in enumerate(values):
             x = base + 0.11 * i + self.rng.uniform(0.0, 0.05)  # dice lie apart, never on each other
             y = 0.44 + self.rng.uniform(0.0, 0.12)
-            out.append(DieAt(v, x, y, cocked[i] if i < len(cocked) else False, self.rng.uniform(0, 80)))
+            leans = cocked[i] if i < len(cocked) else False
+            if leans:
+                x = lean_on_the_bar(half)
+            out.append(DieAt(v, x, y, leans, self.rng.uniform(0, 80)))
         return tuple(out)
 
 

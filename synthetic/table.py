@@ -16,7 +16,7 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from bgboard.layout import Board, Orientation
+from bgboard.layout import Board, Half, Orientation
 from hardware.frames import Frame
 from hardware.signals import Signal
 from synthetic.clock import ClockSpec
@@ -33,6 +33,12 @@ class DieAt:
     y: float
     cocked: bool = False
     angle: float = 0.0
+
+
+def lean_on_the_bar(half: Half) -> float:
+    """Across the field, where a cocked die leaning on the bar's wall in the image ``half`` lies: a die
+    cannot lean on nothing, and the reader asks about one that seems to (``dice.SUPPORT_REACH``)."""
+    return 0.548 if half is Half.RIGHT else 0.452
 
 
 @dataclass(frozen=True)
