@@ -188,3 +188,18 @@ def test_a_first_throw_beside_the_cube_pushed_to_the_bars_end_is_the_roll(tables
     # in two of these renders (8 and 12) the dice reader finds the cube, cocked on the bar
     calls = _calls(table, reader, throw, cutouts, in_a_game=False, seeds=range(8, 8 + RENDERS))
     assert calls == [(CallKind.ROLL, [4, 6], "")] * RENDERS
+
+
+def test_a_flat_die_photographed_from_the_side_is_never_thrown_again(tables, dice) -> None:
+    """A white 1 whose photograph shows a side face, lying flat between the rows with nothing in reach to
+    lean on: the networks see a lean, but a die cannot lean on nothing, so the table is asked about the
+    faces (or the roll taken), never told to throw a good throw again."""
+    table, reader = tables["test2.jpg"]
+    throw = Throw("flat", Side.DARK, (1, 4), [(0.6538, 0.4539, 1.0616), (0.8377, 0.8413, 1.0616)], turn=24.16)
+    faces = {1: _die(dice, "IMG_20191208_111228.jpg", 1), 4: _die(dice, "IMG_20191208_111530.jpg", 4)}
+    for in_a_game in (True, False):
+        calls = _calls(table, reader, throw, faces, in_a_game)
+        assert {(kind, tuple(numbers)) for kind, numbers, _ in calls} <= {
+            (CallKind.ROLL, (1, 4)),
+            (CallKind.ASK, (1, 4)),
+        }

@@ -88,6 +88,9 @@ LEANING_FIND = 0.9
 FIELD_IN_DICE = 31.0
 # Half the bar's width in field widths: a die centred on the bar lies in neither half.
 BAR_HALF = 0.03
+# A die leans on what lies within this many die sides of its footprint (a checker's edge, the rim, the
+# bar's edge, the other die); beyond all of them it cannot lean.
+SUPPORT_REACH = 1.5
 # A patch of change the reader cannot make out is still reported as a die where at least this share of
 # a die's core changed: something solid arrived with the throw.
 UNREAD_SHARE = 0.6
@@ -631,7 +634,10 @@ def find_dice(
     first five) only the network can tell, and it does. ``checker_mask``
     (uint8, non-zero on checker pixels) is the other way to say where checkers are. With
     ``on_checker_valid`` (the table lets a die lying flat on a checker count) a flat die is never flagged
-    ``on_checker``. Without a field a die is cocked when the value reader finds that likelier than any
+    ``on_checker``. A die cannot lean on nothing: with ``checkers`` known, one the networks see cocked
+    whose footprint lies beyond ``SUPPORT_REACH`` die sides of every checker slot, the rim, the bar's wall
+    and the other die is reported unreadable with its likeliest face instead (the table is asked).
+    Without a field a die is cocked when the value reader finds that likelier than any
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
     face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
@@ -922,6 +928,9 @@ def _on_the_field(
     else:
         resting = [bool(j[1] > dice_flags.ON_CHECKER) for j in judged]
         feet = dice_flags.footprints(quad, image.shape, centres, [_rise(on) for on in resting])
+    if known is not None:
+        slots = known if stacked is None else np.concatenate([known, stacked])
+        lay = _nothing_to_lean_on(lay, feet, slots, quad)
     looks = [
         _Look(
             x is dice_flags.Lean.COCKED,
@@ -933,6 +942,42 @@ def _on_the_field(
         for x, rests, j, (u, v) in zip(lay, resting, judged, feet, strict=True)
     ]
     return kept, looks
+
+
+def _nothing_to_lean_on(
+    lay: list[dice_flags.Lean], feet: np.ndarray, checkers: np.ndarray, quad: np.ndarray
+) -> list[dice_flags.Lean]:
+    """``lay`` with a lean the networks see where there is nothing to lean on made a doubt (the table is
+    asked about the face). A die cannot rest on an edge on a flat board: it leans on a checker, the
+    field's rim or the bar's wall, or the other die. One whose footprint lies farther than
+    ``SUPPORT_REACH`` die sides from all of them lies flat, whatever its picture suggests (a die
+    photographed from the side shows a side face; a glossy face a streak of light).
+
+    ``checkers``: (u, v, ru, rv) ellipses of every slot a checker may fill."""
+    width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    side = np.array([1.0, width / height]) / FIELD_IN_DICE  # a die's side in the unit square's u and v
+    out = list(lay)
+    for k, x in enumerate(lay):
+        others = np.delete(feet, k, axis=0)
+        if x is dice_flags.Lean.COCKED and not _in_reach(feet[k], others, checkers, side):
+            out[k] = dice_flags.Lean.DOUBTFUL
+    return out
+
+
+def _in_reach(foot: np.ndarray, dice: np.ndarray, checkers: np.ndarray, side: np.ndarray) -> bool:
+    """Whether something a die can lean on lies within ``SUPPORT_REACH`` die sides of its ``foot``: the
+    field's rim, the bar's wall, one of the other ``dice`` (footprints) or ``checkers`` (ellipses); all in
+    the field's unit square, ``side`` a die's side there (u, v)."""
+    reach = SUPPORT_REACH * side
+    u, v = float(foot[0]), float(foot[1])
+    if min(u, 1.0 - u) < reach[0] or min(v, 1.0 - v) < reach[1] or abs(u - 0.5) < BAR_HALF + reach[0]:
+        return True
+    if len(dice) and (np.hypot(*((dice - foot) / side).T) < 1.0 + SUPPORT_REACH).any():
+        return True
+    du = (u - checkers[:, 0]) / (checkers[:, 2] + reach[0])
+    dv = (v - checkers[:, 1]) / (checkers[:, 3] + reach[1])
+    return bool((du**2 + dv**2 <= 1.0).any())
 
 
 def _resting_on(
