@@ -950,8 +950,9 @@ def _nothing_to_lean_on(
     """``lay`` with a lean the networks see where there is nothing to lean on made a doubt (the table is
     asked about the face). A die cannot rest on an edge on a flat board: it leans on a checker, the
     field's rim or the bar's wall, or the other die. One whose footprint lies farther than
-    ``SUPPORT_REACH`` die sides from all of them lies flat, whatever its picture suggests (a die
-    photographed from the side shows a side face; a glossy face a streak of light).
+    ``SUPPORT_REACH`` die sides from all of them cannot be leaning, whatever its picture suggests (a die
+    photographed from the side shows a side face; a glossy face a streak of light), and what shows on
+    top is asked about rather than a good throw thrown again.
 
     ``checkers``: (u, v, ru, rv) ellipses of every slot a checker may fill."""
     width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
