@@ -107,6 +107,19 @@ def ask_roll(mover: Side, read: tuple[int, int], other: tuple[int, int]) -> str:
     )
 
 
+def ask_roll_from_play(mover: Side, roll: tuple[int, int]) -> str:
+    """The question about a throw the referee could not read, played anyway: the play fits one roll."""
+    return (
+        f"a die could not be read, and {mover.value}'s play fits {dice_text(roll)} alone. "
+        f"Was it {dice_text(roll)}, both dice flat in {mover.value}'s half? Press ACCEPT if so"
+    )
+
+
+def roll_from_play(mover: Side, roll: tuple[int, int]) -> str:
+    """The table confirmed the roll the play fits."""
+    return f"the table confirms {mover.value} threw {dice_text(roll)}"
+
+
 def roll_corrected(mover: Side, read: tuple[int, int], thrown: tuple[int, int]) -> str:
     """The table confirmed the roll a play fits: it replaces the roll as read."""
     return (

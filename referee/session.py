@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 
 from bgboard.layout import Board, ImageLayout, Side
 from hardware.signals import Button, Signal
-from referee import buttons, house, monitor, narration, resume, throws
+from referee import buttons, house, monitor, narration, resume, throws, unread
 from referee.cube_watch import CubeWatch
 from referee.events import Event, EventKind
 from referee.game import Game, GameError, Phase
@@ -143,6 +143,13 @@ class Session:
         """The roll the table is asked whether it threw (the play fits it, not the roll read), if any."""
         asked = self.watch.roll_question
         return asked[0] if asked is not None and self.stage is Stage.PLAY else None
+
+    @property
+    def played_roll_question(self) -> tuple[int, int] | None:
+        """The roll the table is asked whether it threw when the referee could not read the throw and the
+        play made anyway fits that roll alone, if any."""
+        asked = self.watch.roll_from_play
+        return asked[0] if asked is not None and self.stage is Stage.ROLL else None
 
     @property
     def dice_question(self) -> tuple[int, ...] | None:
@@ -273,6 +280,8 @@ class Session:
             return self._confirmed(t)
         if w.roll_question is not None and self.stage is Stage.PLAY:
             return self._roll_corrected(t)
+        if w.roll_from_play is not None and self.stage is Stage.ROLL:
+            return self._roll_from_play(t)
         if w.dice_question is not None and self.stage in (Stage.OPENING, Stage.ROLL):
             dice, take = w.dice_question
             w.dice_question = None
@@ -354,6 +363,8 @@ class Session:
 
     def _roll(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
+        if self._unread_played(obs.reading):
+            return self._played_unread(obs)
         dice = self._new_throw(obs.reading)
         if dice is None:
             return []
@@ -368,6 +379,9 @@ class Session:
     ) -> list[Say]:
         """Does what the call on a throw says; ``take`` plays the numbers it names."""
         self.call = call
+        # a throw waited on may be played anyway: its play then names the roll (``_played_unread``)
+        waited = call.kind is CallKind.WAIT and mover is not None and len(dice) in (1, 2)
+        self.watch.unread = dice if waited else None
         if call.kind is CallKind.REROLL:
             self.throws.call_again(dice)
             self._log(Entry("reroll", obs.t, side=mover, text=call.reason), evidence=obs)
@@ -378,6 +392,60 @@ class Session:
         if call.kind is CallKind.ASK:
             return self._ask_dice(obs, dice, call.reason, lambda t: take(a, b, dice, t))
         return take(a, b, dice, obs.t)
+
+    def _unread_played(self, reading: BoardReading) -> bool:
+        """Whether a throw the referee waits on, unable to read it, has been lifted from where it lay and
+        the board no longer shows the position it was thrown on: it was played. (What else the reader
+        takes for dice then does not count: checkers that moved since the turn's still change the frame
+        as a die does.)"""
+        waited = self.watch.unread
+        if waited is None or self.game is None:
+            return False
+        tolerance = self.throws.tolerance
+        if any(math.dist(d.center, w.center) <= tolerance for d in reading.dice for w in waited):
+            return False
+        return not shows(reading, self.options.orientation, self.game.board)
+
+    def _played_unread(self, obs: Observation) -> list[Say]:
+        """A throw the referee could not read, played anyway: the one roll the board fits is asked about
+        (``referee.unread``), and asked again if the board changes to fit another."""
+        w, reading = self.watch, obs.reading
+        assert w.unread is not None and reading is not None and self.game is not None
+        mover = self.game.on_roll
+        assert mover is not None
+        faces = tuple(d.value for d in w.unread)
+        fit = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces)
+        if fit == w.roll_from_play:
+            return []
+        w.roll_from_play = fit
+        if fit is None:
+            return []
+        text = narration.ask_roll_from_play(mover, fit[0])
+        self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
+        return [Say(Signal.CANNOT_SEE, text)]
+
+    def _roll_from_play(self, t: float | None) -> list[Say]:
+        """The table says it threw the roll its play fits: the roll and the play are recorded."""
+        assert self.game is not None and self.watch.roll_from_play is not None
+        roll, play = self.watch.roll_from_play
+        mover = self.game.on_roll
+        assert mover is not None
+        events = self.game.roll(*roll)
+        text = narration.roll_from_play(mover, roll)
+        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text))
+        out = [Say(None, text)] + self._record_events(events, t)
+        self.roll_faces = None
+        # dice read in the next roller's half were thrown before these were lifted (what else the reader
+        # takes for a die there, unread, is a checker that moved: see ``_unread_played``)
+        orientation = self.options.orientation
+        early = tuple(
+            d
+            for d in (self.seen.dice if self.seen is not None else ())
+            if d.half is orientation.throwing_half(mover.other) and d.value is not None
+        )
+        self.throws.lifted(early, orientation.throwing_half(mover))
+        board = Board.from_position(play.result, mover)
+        return out + self._legal(Explanation(Verdict.LEGAL, play, board, "confirmed by the table"), t)
 
     def _opening_roll(self, light: int, dark: int, dice: Dice, t: float | None) -> list[Say]:
         assert self.game is not None

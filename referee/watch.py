@@ -37,6 +37,10 @@ class Watch:
     # the roll the table was asked whether it threw (the play fits it, not the roll read), the play
     # it makes legal, and when the question was asked
     roll_question: tuple[tuple[int, int], Play, float] | None = None
+    # a throw the referee waits on, unable to read it (a die's value None: not read)
+    unread: Dice | None = None
+    # the one roll the play made after that throw fits, and the play: the table was asked (``unread``)
+    roll_from_play: tuple[tuple[int, int], Play] | None = None
 
     def illegal_holds(self, board: Board, t: float, replay: bool, options: SessionOptions) -> bool:
         """Whether the same illegal ``board`` has now been seen long enough to call: on

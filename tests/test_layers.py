@@ -36,6 +36,7 @@ SESSION = RULES | {
     "referee.observe",
     "referee.throws",
     "referee.watch",
+    "referee.unread",
     "referee.cube_watch",
     "referee.turns",
     "referee.buttons",

@@ -505,3 +505,61 @@ def test_a_roll_the_table_confirmed_is_not_asked_about_again() -> None:
     assert signals(t.see(board, [die(6, "left"), unsure_two])) == ["CANNOT_SEE"]
     assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
     assert signals(t.see(after(board, Side.DARK, (6, 3), "24/18 13/10"), frames=3)) == ["ILLEGAL"]
+
+
+def test_a_throw_it_cannot_read_is_named_by_the_play_made_anyway() -> None:
+    """Dark's 6 is read, the other die not: the referee waits. Dark plays on and lifts the dice; of the
+    rolls 6-1 to 6-6, the board fits 6-3 alone, and the table is asked; ACCEPT records roll and play."""
+    t = table()
+    board = dark_to_roll(t)
+    unread = [die(6, "left"), die(None, "left", shift=50, unreadable=True)]
+    said = t.see(board, unread)
+    assert signals(said) == ["CANNOT_SEE"] and "cannot read a die" in said[0].text
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    assert t.see(played, unread) == []  # moved, the dice still down: no verdict
+    # lifted; a checker that moved since the turn's still changed the frame as a die does
+    moved_checker = die(None, "left", shift=-150, unreadable=True)
+    said = t.see(played, [moved_checker])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "fits 6-3 alone. Was it 6-3, both dice flat in dark's half?" in said[0].text
+    assert t.session.played_roll_question == (6, 3) and t.session.game.dice is None
+    assert t.see(played) == []  # asked once
+    said = t.press("ACCEPT")
+    assert signals(said) == ["READY"]
+    assert t.session.board == played and t.session.on_roll is Side.LIGHT
+    game = t.session.game
+    assert [e.dice for e in game.history if e.kind is EventKind.ROLL][-1] == (6, 3)
+    assert [k for k, _ in t.session.log][-4:] == ["unclear", "confirmed", "roll", "play"]
+
+
+def test_a_play_that_fits_several_rolls_or_none_names_no_roll() -> None:
+    """One die seen that cannot be read (it may be two): a checker moved nine pips from the midpoint
+    fits 6-3 and 5-4 alike, and a board left as it was is no play; the referee goes on waiting and takes
+    the next throw it can read."""
+    t = table()
+    board = dark_to_roll(t)
+    said = t.see(board, [die(None, "left", unreadable=True)])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert t.see(after(board, Side.DARK, (6, 3), "13/4")) == []
+    assert t.session.played_roll_question is None
+    assert t.see(board) == []  # put back, lifted: nothing played
+    assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
+    assert t.session.game.dice == (6, 4)
+
+
+def test_a_throw_before_an_unread_throw_was_lifted_does_not_count() -> None:
+    """Light throws while dark, whose throw the referee could not read, has played and lifted: once the
+    table confirms the roll dark's play fits, light's throw is called too early, as after any play."""
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [die(6, "left"), die(None, "left", shift=50, unreadable=True)])) == [
+        "CANNOT_SEE"
+    ]
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    early = [die(5, "right"), die(2, "right", shift=40)]
+    assert signals(t.see(played, early)) == ["CANNOT_SEE"]  # the play fits 6-3 alone
+    assert signals(t.press("ACCEPT")) == ["READY", "REROLL"]
+    assert t.see(played, early) == []  # not read as light's roll
+    t.moving()
+    assert signals(t.see(played, [die(4, "right", shift=5), die(1, "right", shift=70)])) == ["ROLL_OK"]
+    assert t.session.game.dice == (4, 1)

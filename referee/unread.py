@@ -1,0 +1,59 @@
+"""The roll a play fits, when the referee could not read the throw.
+
+A die the reader cannot make out leaves the referee waiting ("cannot read a die"). Players at a table
+play on regardless: they read their dice, move, and lift them. The settled board then says which roll
+was played: of every roll the faces read allow (a die read stays as read, a die not read may show any
+face), the rolls for which the board is a legal result. When exactly one roll fits, the table is asked
+whether that was the roll (ACCEPT records the roll and the play); when none or several fit, or nothing
+moved, the referee goes on waiting. It never takes the roll on the play alone: a play that fits one roll
+is also what a player who miscounted would leave.
+
+    >>> rolls_allowed((6, None))
+    [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]
+    >>> len(rolls_allowed((None, None)))
+    21
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bgboard.layout import Board, Orientation, Side
+from referee.moves import Play, legal_plays
+from referee.observe import Verdict, explain
+from vision.reading import BoardReading
+
+FACES = range(1, 7)
+
+
+def rolls_allowed(faces: Sequence[int | None]) -> list[tuple[int, int]]:
+    """Every roll (higher die first, each once) that dice showing ``faces`` may be: a face read is
+    kept, a face not read (None) is any; one die seen that may be two (``(None,)``) is any roll."""
+    first, second = (*faces, None)[:2]
+    rolls = {
+        (max(a, b), min(a, b))
+        for a in (FACES if first is None else (first,))
+        for b in (FACES if second is None else (second,))
+    }
+    return sorted(rolls, reverse=True)
+
+
+def roll_played(
+    reading: BoardReading,
+    orientation: Orientation,
+    mover: Side,
+    before: Board,
+    faces: Sequence[int | None],
+) -> tuple[tuple[int, int], Play] | None:
+    """The one roll of those ``faces`` allow for which the board ``reading`` shows is a legal result of
+    ``mover``'s play from ``before``, and that play; None when the board shows no move, is not clear, or
+    fits no roll or more than one."""
+    start = before.position(mover)
+    plays = {roll: legal_plays(start, roll) for roll in rolls_allowed(faces)}
+    seen = explain(reading, orientation, mover, before, [p for ps in plays.values() for p in ps])
+    if seen.verdict is not Verdict.LEGAL or seen.play is None or seen.play.result == start:
+        return None
+    fits = [(roll, p) for roll, ps in plays.items() for p in ps if p.result == seen.play.result]
+    if len({roll for roll, _ in fits}) != 1:
+        return None
+    return fits[0]
