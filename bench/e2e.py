@@ -88,6 +88,9 @@ class Tally:
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
     dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
     roll_confirmed: int = 0  # rolls misread that the table was asked about (a play fitting another)
+    played_on: int = 0  # throws the referee waited on (it could not read them) that the players played
+    played_confirmed: int = 0  # of those, the ones whose play named the roll and the table confirmed it
+    played_unnamed: int = 0  # of those, plays left without a verdict (counted here, not as legal or illegal)
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
     misses: list[str] = field(default_factory=list)  # what the reader saw at each missed call, to trace it
     decisions: list[str] = field(default_factory=list)  # every signal and its words, in order (``--log``)
@@ -180,6 +183,7 @@ class Bench:
         self.asked = False
         self.pending: list[Button] = []  # buttons the players are about to press, one a frame
         self.thrown: tuple[int, int] | None = None  # the roll of the throw that counted last
+        self.playing_on = False  # the players play a throw the referee could not read
         self.heard: list[Signal] = []  # every signal of the last shot
 
     # ---- feeding the referee ----------------------------------------------------------------------
@@ -252,6 +256,10 @@ class Bench:
         if session.question is not None and session.question == self.shot.board:
             self.tally.confirmed += 1
             self.asked = True
+            return (Button.ACCEPT,)
+        played = session.played_roll_question
+        if played is not None and self.thrown is not None and sorted(played) == sorted(self.thrown):
+            self.tally.played_confirmed += 1
             return (Button.ACCEPT,)
         asked_dice = session.dice_question
         if asked_dice is not None:
@@ -360,6 +368,7 @@ class Bench:
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
         took a throw that had to be thrown again, and the game cannot go on in step."""
         half = self.orientation.throwing_half(mover)
+        self.playing_on = False
         while True:
             yield from self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
@@ -378,6 +387,11 @@ class Bench:
                 kind = "false reroll" if answer and answer.signal == Signal.REROLL else "stall"
                 self.tally.rolls[kind] += 1
                 self.trace(f"a good throw of {dice}: {kind} ({answer.text if answer else 'no signal'})")
+                if kind == "stall" and Signal.CANNOT_SEE in self.heard:
+                    # told the referee cannot read a die, the players play on: the play may name the roll
+                    self.tally.played_on += 1
+                    self.playing_on = True
+                    return True
                 return False
             assert self.session is not None and self.session.game is not None
             rolls = [
@@ -553,6 +567,9 @@ class Bench:
         early = after.off(mover) < 15 and self.rng.random() < EARLY
         answer, _ = yield from self.move(board, after, mover, dice_at, early)
         got = answer.signal if answer else None
+        if got is None and self.playing_on:
+            self.unnamed(after, mover)
+            return None
         self.tally.legal[
             {Signal.READY: "legal", Signal.GAME_OVER: "legal", Signal.ILLEGAL: "illegal"}.get(got, "stall")
         ] += 1
@@ -562,12 +579,23 @@ class Bench:
             self.resync(after, mover.other)
         return answer
 
+    def unnamed(self, after: Board, mover: Side) -> None:
+        """A play made on a throw the referee could not read, that it could not name the roll of either:
+        counted apart (not a verdict it owed on a roll it read), and a new session from the true
+        position."""
+        self.tally.played_unnamed += 1
+        self.trace(f"a throw not read, played on, no roll named (heard {self.heard})")
+        self.resync(after, mover.other)
+
     def illegal_turn(
         self, board: Board, wrong: Board, after: Board, mover: Side, dice_at: tuple[DieAt, ...]
     ) -> Generator[Frame, None, Say | None]:
         """A miscounted play: caught, the position restored, the same numbers played again."""
         answer, _ = yield from self.move(board, wrong, mover, dice_at)
         got = answer.signal if answer else None
+        if got is None and self.playing_on:
+            self.unnamed(after, mover)
+            return None
         self.tally.illegal[{Signal.ILLEGAL: "caught", None: "stall"}.get(got, "passed")] += 1
         if got not in (Signal.ILLEGAL, None):
             wanted = after.layout(self.orientation).to_json()
@@ -666,6 +694,8 @@ def main(argv: list[str] | None = None) -> int:
         f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}; "
         f"rolls read otherwise: {t.roll_confirmed}",
+        f"throws not read, played on: {t.played_on}; the roll the play fits confirmed: "
+        f"{t.played_confirmed}; no roll named: {t.played_unnamed}",
         f"takes the record followed:  {t.cube['taken']} of {t.cube['taken'] + t.cube['missed']}; "
         f"questions about a cube that lay where the record has it: {t.cube['questions']} (target 0)",
     ]
