@@ -107,11 +107,12 @@ def ask_roll(mover: Side, read: tuple[int, int], other: tuple[int, int]) -> str:
     )
 
 
-def ask_roll_from_play(mover: Side, roll: tuple[int, int]) -> str:
+def ask_roll_from_play(mover: Side, roll: tuple[int, int], play: str) -> str:
     """The question about a throw the referee could not read, played anyway: the play fits one roll."""
     return (
-        f"a die could not be read, and {mover.value}'s play fits {dice_text(roll)} alone. "
-        f"Was it {dice_text(roll)}, both dice flat in {mover.value}'s half? Press ACCEPT if so"
+        f"a die could not be read, and {mover.value}'s play {play} fits {dice_text(roll)} alone. "
+        f"Was it {dice_text(roll)}, both dice flat in {mover.value}'s half, played {play}? "
+        "Press ACCEPT if so"
     )
 
 

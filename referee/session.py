@@ -149,7 +149,7 @@ class Session:
         """The roll the table is asked whether it threw when the referee could not read the throw and the
         play made anyway fits that roll alone, if any."""
         asked = self.watch.roll_from_play
-        return asked[0] if asked is not None and self.stage is Stage.ROLL else None
+        return asked.roll if asked is not None and self.stage is Stage.ROLL else None
 
     @property
     def dice_question(self) -> tuple[int, ...] | None:
@@ -415,19 +415,26 @@ class Session:
         assert mover is not None
         faces = tuple(d.value for d in w.unread)
         fit = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces)
+        if fit is not None and not fit.sure:
+            # a doubtful count: asked about only once it has stayed so a while, as any unclear play
+            w.unclear_since = obs.t if w.unclear_since is None else w.unclear_since
+            if obs.t - w.unclear_since < self.options.unclear_after:
+                return []
+        else:
+            w.unclear_since = None
         if fit == w.roll_from_play:
             return []
         w.roll_from_play = fit
         if fit is None:
             return []
-        text = narration.ask_roll_from_play(mover, fit[0])
+        text = narration.ask_roll_from_play(mover, fit.roll, fit.play.text)
         self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
 
     def _roll_from_play(self, t: float | None) -> list[Say]:
         """The table says it threw the roll its play fits: the roll and the play are recorded."""
         assert self.game is not None and self.watch.roll_from_play is not None
-        roll, play = self.watch.roll_from_play
+        roll, play = self.watch.roll_from_play.roll, self.watch.roll_from_play.play
         mover = self.game.on_roll
         assert mover is not None
         events = self.game.roll(*roll)

@@ -4,9 +4,10 @@ A die the reader cannot make out leaves the referee waiting ("cannot read a die"
 play on regardless: they read their dice, move, and lift them. The settled board then says which roll
 was played: of every roll the faces read allow (a die read stays as read, a die not read may show any
 face), the rolls for which the board is a legal result. When exactly one roll fits, the table is asked
-whether that was the roll (ACCEPT records the roll and the play); when none or several fit, or nothing
-moved, the referee goes on waiting. It never takes the roll on the play alone: a play that fits one roll
-is also what a player who miscounted would leave.
+whether that was the roll and the play (ACCEPT records both); a board read doubtfully is asked about
+the same way, by its likeliest play, once it has stayed so for a while, as any unclear play is. When
+none or several fit, or nothing moved, the referee goes on waiting. It never takes the roll on the
+play alone: a play that fits one roll is also what a player who miscounted would leave.
 
     >>> rolls_allowed((6, None))
     [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]
@@ -17,6 +18,7 @@ is also what a player who miscounted would leave.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bgboard.layout import Board, Orientation, Side
 from referee.moves import Play, legal_plays
@@ -38,22 +40,39 @@ def rolls_allowed(faces: Sequence[int | None]) -> list[tuple[int, int]]:
     return sorted(rolls, reverse=True)
 
 
+@dataclass(frozen=True)
+class Fit:
+    """The one roll a play fits, and the play; ``sure`` when the reading shows that play, not only
+    likeliest among the plays a doubtful count leaves open (the table is then asked after a while)."""
+
+    roll: tuple[int, int]
+    play: Play
+    sure: bool
+
+
 def roll_played(
     reading: BoardReading,
     orientation: Orientation,
     mover: Side,
     before: Board,
     faces: Sequence[int | None],
-) -> tuple[tuple[int, int], Play] | None:
-    """The one roll of those ``faces`` allow for which the board ``reading`` shows is a legal result of
-    ``mover``'s play from ``before``, and that play; None when the board shows no move, is not clear, or
-    fits no roll or more than one."""
+) -> Fit | None:
+    """The one roll of those ``faces`` allow for which the board ``reading`` shows (or, read doubtfully,
+    most likely shows) is a legal result of ``mover``'s play from ``before``; None when the board shows
+    no move, none of them, or a play more than one roll allows."""
     start = before.position(mover)
     plays = {roll: legal_plays(start, roll) for roll in rolls_allowed(faces)}
     seen = explain(reading, orientation, mover, before, [p for ps in plays.values() for p in ps])
-    if seen.verdict is not Verdict.LEGAL or seen.play is None or seen.play.result == start:
+    if seen.verdict is Verdict.LEGAL and seen.play is not None:
+        shown, sure = seen.play, True
+    elif seen.verdict is Verdict.UNCLEAR and seen.candidates:
+        shown, sure = seen.candidates[0], False
+    else:
         return None
-    fits = [(roll, p) for roll, ps in plays.items() for p in ps if p.result == seen.play.result]
+    if shown.result == start:
+        return None
+    fits = [(roll, p) for roll, ps in plays.items() for p in ps if p.result == shown.result]
     if len({roll for roll, _ in fits}) != 1:
         return None
-    return fits[0]
+    roll, play = fits[0]
+    return Fit(roll, play, sure)

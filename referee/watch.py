@@ -18,6 +18,7 @@ from bgboard.layout import Board
 from referee.moves import Play
 from referee.throws import Dice
 from referee.turns import Say, SessionOptions
+from referee.unread import Fit
 
 # What ACCEPT does with the likeliest faces of dice the table was asked about.
 TakeDice = Callable[[float | None], list[Say]]
@@ -40,7 +41,7 @@ class Watch:
     # a throw the referee waits on, unable to read it (a die's value None: not read)
     unread: Dice | None = None
     # the one roll the play made after that throw fits, and the play: the table was asked (``unread``)
-    roll_from_play: tuple[tuple[int, int], Play] | None = None
+    roll_from_play: Fit | None = None
 
     def illegal_holds(self, board: Board, t: float, replay: bool, options: SessionOptions) -> bool:
         """Whether the same illegal ``board`` has now been seen long enough to call: on

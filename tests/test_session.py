@@ -521,7 +521,7 @@ def test_a_throw_it_cannot_read_is_named_by_the_play_made_anyway() -> None:
     moved_checker = die(None, "left", shift=-150, unreadable=True)
     said = t.see(played, [moved_checker])
     assert signals(said) == ["CANNOT_SEE"]
-    assert "fits 6-3 alone. Was it 6-3, both dice flat in dark's half?" in said[0].text
+    assert "dark's play 24/18 13/10 fits 6-3 alone. Was it 6-3, both dice flat in dark's half" in said[0].text
     assert t.session.played_roll_question == (6, 3) and t.session.game.dice is None
     assert t.see(played) == []  # asked once
     said = t.press("ACCEPT")
@@ -563,3 +563,23 @@ def test_a_throw_before_an_unread_throw_was_lifted_does_not_count() -> None:
     t.moving()
     assert signals(t.see(played, [die(4, "right", shift=5), die(1, "right", shift=70)])) == ["ROLL_OK"]
     assert t.session.game.dice == (4, 1)
+
+
+def test_a_play_read_doubtfully_after_an_unread_throw_is_asked_about_after_a_while() -> None:
+    """The cells dark's 24/18 13/10 changed are read doubtfully: its likeliest play fits 6-3 alone, and
+    the table is asked about roll and play once the reading has stayed so for ``unclear_after``."""
+    t = table()
+    board = dark_to_roll(t)
+    t.see(board, [die(6, "left"), die(None, "left", shift=50, unreadable=True)])
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    # each may hold another count, but none the count it held before the play
+    doubtful = {
+        "top-2": (-1, 0.6, (-2, -1)),
+        "bottom-0": (-4, 0.6, (-4, -3)),
+        "bottom-5": (-1, 0.6, (-2, -1)),
+        "bottom-11": (-1, 0.6, (-1, 0)),
+    }
+    assert t.see(played, doubtful=doubtful, frames=10) == []  # one second: not yet
+    said = t.see(played, doubtful=doubtful, frames=15)
+    assert signals(said) == ["CANNOT_SEE"] and "played 24/18 13/10?" in said[0].text
+    assert signals(t.press("ACCEPT")) == ["READY"] and t.session.board == played
