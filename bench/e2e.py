@@ -366,7 +366,8 @@ class Bench:
     def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> Generator[Frame, None, bool]:
         """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
-        took a throw that had to be thrown again, and the game cannot go on in step."""
+        took a throw that had to be thrown again, and the game cannot go on in step. Told it cannot read
+        a die, the players play on regardless (``playing_on``; True): the play may name the roll."""
         half = self.orientation.throwing_half(mover)
         self.playing_on = False
         while True:
@@ -518,6 +519,7 @@ class Bench:
         mover, dice, rolled = yield from self.opening()
         while True:
             self.tally.turns += 1
+            self.playing_on = False
             if not rolled and self.may_double(mover):
                 yield from self.double(board, mover)
             if not rolled and not (yield from self.throw(board, mover, dice)):
