@@ -976,9 +976,9 @@ def _in_reach(foot: np.ndarray, dice: np.ndarray, checkers: np.ndarray, side: np
         return True
     if len(dice) and (np.hypot(*((dice - foot) / side).T) < 1.0 + SUPPORT_REACH).any():
         return True
-    du = (u - checkers[:, 0]) / (checkers[:, 2] + reach[0])
-    dv = (v - checkers[:, 1]) / (checkers[:, 3] + reach[1])
-    return bool((du**2 + dv**2 <= 1.0).any())
+    # a checker's ellipse widened by the reach: the footprint lies within it
+    widened = checkers + np.array([0.0, 0.0, reach[0], reach[1]])
+    return bool(_on_a_checker(widened, foot[None, :])[0])
 
 
 def _resting_on(
