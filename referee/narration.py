@@ -121,6 +121,14 @@ def roll_from_play(mover: Side, roll: tuple[int, int]) -> str:
     return f"the table confirms {mover.value} threw {dice_text(roll)}"
 
 
+def roll_from_play_by_throw(mover: Side, roll: tuple[int, int], play: str) -> str:
+    """The next roller threw with the question unanswered: by the rules the play stands."""
+    return (
+        f"{mover.other.value} threw, so {mover.value}'s play {play} stands: "
+        f"recorded as {dice_text(roll)}, the one roll it fits"
+    )
+
+
 def roll_corrected(mover: Side, read: tuple[int, int], thrown: tuple[int, int]) -> str:
     """The table confirmed the roll a play fits: it replaces the roll as read."""
     return (

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from bgboard.layout import Board, ImageLayout, Side
+from bgboard.layout import Board, Half, ImageLayout, Side
 from hardware.signals import Button, Signal
 from referee import buttons, house, monitor, narration, resume, throws, unread
 from referee.cube_watch import CubeWatch
@@ -413,6 +413,15 @@ class Session:
         assert w.unread is not None and reading is not None and self.game is not None
         mover = self.game.on_roll
         assert mover is not None
+        next_half = self.options.orientation.throwing_half(mover.other)
+        if w.thrown_early is None:
+            # dice already lying in the next roller's half were thrown before this throw was lifted
+            w.thrown_early = tuple(d for d in reading.dice if d.half is next_half and d.value is not None)
+        asked = w.roll_from_play
+        if asked is not None and asked.sure and self._thrown_since(reading, next_half, w.thrown_early):
+            # the table played on without answering: once the next roller throws, a play stands (one
+            # read doubtfully waits for ACCEPT: which position stands is the table's to say)
+            return self._roll_from_play(obs.t, by_throw=True)
         faces = tuple(d.value for d in w.unread)
         fit = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces)
         if fit is not None and not fit.sure:
@@ -431,26 +440,46 @@ class Session:
         self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
 
-    def _roll_from_play(self, t: float | None) -> list[Say]:
-        """The table says it threw the roll its play fits: the roll and the play are recorded."""
-        assert self.game is not None and self.watch.roll_from_play is not None
-        roll, play = self.watch.roll_from_play.roll, self.watch.roll_from_play.play
+    def _thrown_since(self, reading: BoardReading, half: Half, early: Dice) -> bool:
+        """Whether the next roller's own throw has settled in its ``half``: two dice read there that are
+        not the ``early`` ones (what else the reader takes for a die, unread, is a checker that moved:
+        see ``_unread_played``)."""
+        tolerance = self.throws.tolerance
+        new = tuple(
+            d
+            for d in reading.dice
+            if d.half is half
+            and d.value is not None
+            and not any(math.dist(d.center, e.center) <= tolerance for e in early)
+        )
+        settled = self.throws.settle(new)
+        return settled is not None and len(settled) == 2
+
+    def _roll_from_play(self, t: float | None, by_throw: bool = False) -> list[Say]:
+        """The table says it threw the roll its play fits, or (``by_throw``) the next roller threw
+        without answering, which by the rules makes the play stand: the roll and the play are recorded."""
+        w = self.watch
+        assert self.game is not None and w.roll_from_play is not None
+        roll, play = w.roll_from_play.roll, w.roll_from_play.play
         mover = self.game.on_roll
         assert mover is not None
         events = self.game.roll(*roll)
-        text = narration.roll_from_play(mover, roll)
+        if by_throw:
+            text = narration.roll_from_play_by_throw(mover, roll, play.text)
+        else:
+            text = narration.roll_from_play(mover, roll)
         self._log(Entry("confirmed", t, side=mover, dice=roll, text=text))
         out = [Say(None, text)] + self._record_events(events, t)
         self.roll_faces = None
-        # dice read in the next roller's half were thrown before these were lifted (what else the reader
-        # takes for a die there, unread, is a checker that moved: see ``_unread_played``)
-        orientation = self.options.orientation
+        # the dice that lay in the next roller's half when this throw was first seen lifted were thrown
+        # too early, if they still lie there; a throw since is the next roller's own, read afresh
+        tolerance = self.throws.tolerance
         early = tuple(
             d
             for d in (self.seen.dice if self.seen is not None else ())
-            if d.half is orientation.throwing_half(mover.other) and d.value is not None
+            if any(math.dist(d.center, e.center) <= tolerance for e in w.thrown_early or ())
         )
-        self.throws.lifted(early, orientation.throwing_half(mover))
+        self.throws.lifted(early, self.options.orientation.throwing_half(mover))
         board = Board.from_position(play.result, mover)
         return out + self._legal(Explanation(Verdict.LEGAL, play, board, "confirmed by the table"), t)
 

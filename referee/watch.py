@@ -42,6 +42,9 @@ class Watch:
     unread: Dice | None = None
     # the one roll the play made after that throw fits, and the play: the table was asked (``unread``)
     roll_from_play: Fit | None = None
+    # the dice lying in the next roller's half when that throw was first seen lifted: thrown before it
+    # was, so too early (None until it is seen lifted)
+    thrown_early: Dice | None = None
 
     def illegal_holds(self, board: Board, t: float, replay: bool, options: SessionOptions) -> bool:
         """Whether the same illegal ``board`` has now been seen long enough to call: on

@@ -565,6 +565,25 @@ def test_a_throw_before_an_unread_throw_was_lifted_does_not_count() -> None:
     assert t.session.game.dice == (4, 1)
 
 
+def test_the_next_throw_makes_a_play_after_an_unread_throw_stand() -> None:
+    """Dark's throw could not be read; dark plays 24/18 13/10 (6-3 alone fits it) and lifts the dice,
+    and light throws before anyone answers the question. By the rules light's throw makes dark's play
+    stand: it is recorded as 6-3, and light's throw is light's roll, not one thrown too early."""
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [die(6, "left"), die(None, "left", shift=50, unreadable=True)])) == [
+        "CANNOT_SEE"
+    ]
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    assert signals(t.see(played)) == ["CANNOT_SEE"]  # asked, and not answered
+    said = t.see(played, [die(5, "right"), die(2, "right", shift=40)], frames=4)
+    assert signals(said) == ["READY", "ROLL_OK"]
+    assert "light threw, so dark's play 24/18 13/10 stands: recorded as 6-3" in said[0].text
+    rolls = [(e.side, e.dice) for e in t.session.game.history if e.kind is EventKind.ROLL]
+    assert rolls[-2:] == [(Side.DARK, (6, 3)), (Side.LIGHT, (5, 2))]
+    assert t.session.on_roll is Side.LIGHT and t.session.game.dice == (5, 2)
+
+
 def test_a_play_read_doubtfully_after_an_unread_throw_is_asked_about_after_a_while() -> None:
     """The cells dark's 24/18 13/10 changed are read doubtfully: its likeliest play fits 6-3 alone, and
     the table is asked about roll and play once the reading has stayed so for ``unclear_after``."""
@@ -582,4 +601,9 @@ def test_a_play_read_doubtfully_after_an_unread_throw_is_asked_about_after_a_whi
     assert t.see(played, doubtful=doubtful, frames=10) == []  # one second: not yet
     said = t.see(played, doubtful=doubtful, frames=15)
     assert signals(said) == ["CANNOT_SEE"] and "played 24/18 13/10?" in said[0].text
+    # light throws: a position read doubtfully stands only when the table says which, so it waits
+    thrown = [die(5, "right"), die(2, "right", shift=40)]
+    assert t.see(played, thrown, doubtful=doubtful, frames=4) == []
     assert signals(t.press("ACCEPT")) == ["READY"] and t.session.board == played
+    # thrown after dark's dice were lifted: light's roll, not a throw too early
+    assert signals(t.see(played, thrown)) == ["ROLL_OK"] and t.session.game.dice == (5, 2)
