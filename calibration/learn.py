@@ -22,6 +22,7 @@ from calibration.augment import Cut, cut_checker, paste
 from vision.arrivals import Still
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
+from vision.cube import cube_side, find_cube
 from vision.dice import expected_die_side, find_dice, search_window
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
@@ -525,10 +526,14 @@ def calibrate(
             "top-right, bottom-right, bottom-left as the image shows them"
         )
     width, height, margin = _base(frame, corners)
-    canonical = Rectifier(corners, width, height, margin).warp(frame)
+    rectifier = Rectifier(corners, width, height, margin)
+    canonical = rectifier.warp(frame)
     layout, found, fit, weak = _position(canonical, width, height, margin, known)
     grid = SlotGrid(fit.geometry, margin)
     look = _slot_looks(canonical, grid, layout)
+    _forget_under_the_cube(
+        look.bar_reference, frame, corners, Rectifier(corners, width, height, margin), grid
+    )
     profile = Profile(
         (frame.shape[1], frame.shape[0]),
         tuple((float(x), float(y)) for x, y in corners),
@@ -610,6 +615,31 @@ def _slot_looks(canonical: np.ndarray, grid: SlotGrid, layout: ImageLayout) -> _
         bar_reference.limit = max(bar_reference.limit, reference.limit)
     junction = SlotModel.fit(*sets.junction) if len(set(sets.junction[1].tolist())) >= 2 else None
     return _SlotLooks(model, junction, reference, bar_reference, field_look)
+
+
+def _forget_under_the_cube(
+    reference: EmptyReference | None,
+    frame: np.ndarray,
+    corners: Sequence[tuple[float, float]],
+    rectifier: Rectifier,
+    grid: SlotGrid,
+) -> None:
+    """Drops the empty bar's reference look where the cube lies on the calibration frame (centred on
+    the bar, as a game starts): once the cube is turned and moved after a take, the bar it leaves bare
+    looks changed there, and a change beside the checkers hit onto the bar reads as a hand over them."""
+    if reference is None:
+        return
+    cube = find_cube(frame, np.asarray(corners, dtype=np.float64))
+    if cube is None:
+        return
+    half = cube_side(np.asarray(corners, dtype=np.float64)) / 2
+    x, y = cube.center
+    box = rectifier.to_field(np.array([[x - half, y - half], [x + half, y + half]]))
+    (x0, y0), (x1, y1) = box.min(axis=0), box.max(axis=0)
+    g, bar = grid.geometry, grid.bar_nominal
+    under = (bar[:, 0] > x0 - g.radius_x) & (bar[:, 0] < x1 + g.radius_x)
+    under &= (bar[:, 1] > y0 - g.radius_y) & (bar[:, 1] < y1 + g.radius_y)
+    reference.features[under] = np.nan
 
 
 def _calibration_dice(frame: np.ndarray, profile: Profile) -> list[DieReading]:

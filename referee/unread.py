@@ -6,8 +6,10 @@ was played: of every roll the faces read allow (a die read stays as read, a die 
 face), the rolls for which the board is a legal result. When exactly one roll fits, the table is asked
 whether that was the roll and the play (ACCEPT records both); a board read doubtfully is asked about
 the same way, by its likeliest play, once it has stayed so for a while, as any unclear play is. When
-none or several fit, or nothing moved, the referee goes on waiting. It never takes the roll on the
-play alone: a play that fits one roll is also what a player who miscounted would leave.
+none or several fit, or nothing moved, the referee goes on waiting. It does not take the roll on the
+play alone: a play that fits one roll is also what a player who miscounted would leave. Only when the
+table leaves the question unanswered and the next roller throws does the play stand, as the rules
+have it, with the one roll it fits (``Session._played_unread``).
 
     >>> rolls_allowed((6, None))
     [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]

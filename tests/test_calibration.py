@@ -389,3 +389,28 @@ def test_calibration_with_mirrored_corners_or_a_contradicted_orientation_is_refu
     from vision.profile import Profile
 
     assert Profile.load(profile).orientation.value == "top-left"  # --force: as the user said
+
+
+@pytest.mark.parametrize("end", ["top", "bottom", "tray"])
+def test_the_bar_the_cube_left_is_read_bare_or_with_the_checkers_hit_onto_it(end: str) -> None:
+    """Calibrated with the cube centred on the bar, as a game starts. After a take the cube lies at the
+    bar's end or in a tray: the bar it left bare is no hand over the board, and checkers hit onto the
+    bar where it stood are counted."""
+    from synthetic.render import CubeSpec, render, scene_from_layout
+
+    start = Board.start().layout(Orientation.TOP_LEFT)
+    first = render(scene_from_layout(start, cube=CubeSpec(64, "centre")), seed=3)
+    profile = calibrate(first.image, [tuple(c) for c in first.field_quad], start=True)
+    reader = BoardReader(profile, use_dice=False)
+    bare = reader.read(render(scene_from_layout(start, cube=CubeSpec(2, end)), seed=4).image)
+    assert not bare.occluded and bare.bar_light.readable and bare.bar_dark.readable
+    assert (bare.bar_light.count, bare.bar_dark.count) == (0, 0)
+    top, bottom = list(start.top), list(start.bottom)
+    k = max(range(24), key=lambda i: (top + bottom)[i])  # light's biggest point gives two to the bar
+    (top if k < 12 else bottom)[k % 12] -= 2
+    j = min(range(24), key=lambda i: (top + bottom)[i])  # and dark's one
+    (top if j < 12 else bottom)[j % 12] += 1
+    hit = ImageLayout(tuple(top), tuple(bottom), 2, 1)
+    reading = reader.read(render(scene_from_layout(hit, cube=CubeSpec(2, end)), seed=4).image)
+    assert not reading.occluded
+    assert (reading.bar_light.count, reading.bar_dark.count) == (2, 1)
