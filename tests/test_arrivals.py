@@ -84,6 +84,24 @@ def test_two_dice_lying_close_at_an_angle_are_read_both_ways_and_a_big_die_is_no
     assert still.blobs(still.changed(big)) == []
 
 
+def test_a_throw_is_read_before_the_cube_that_moved() -> None:
+    """After a take the cube is turned and moved: the frame changed where it lay and where it lies, two
+    squarish patches that may each be two dice. Two dice lying side by side, their patch plainly two,
+    come first of the few patches read, whatever their size (white dice on a cream board change less of
+    it than the cube does)."""
+    frame = np.full((300, 400, 3), 90, np.uint8)
+    frame[20:52, 40:72] = 230  # where the cube lay
+    still_cube = Still.of(frame, (0, 0, 400, 300), die_side=20.0)
+    frame[20:52, 40:72] = 90
+    frame[220:252, 300:332] = 230  # where it lies now
+    frame[140:158, 180:198] = 200  # two dice side by side
+    frame[140:158, 198:216] = 215
+    blobs = still_cube.blobs(still_cube.changed(frame))
+    assert len(blobs) == 3 and all(len(b.centres) == 2 for b in blobs)
+    xs = sorted(x for x, _ in blobs[0].centres)
+    assert abs(xs[0] - 189) < 4 and abs(xs[1] - 207) < 4
+
+
 def test_a_frame_made_a_still_once_compares_as_the_frame_does() -> None:
     """The reader shrinks a frame once and compares that with the turn's still and the cube's; a still
     of another window is no help, and the frame itself is shrunk."""

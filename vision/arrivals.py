@@ -45,7 +45,8 @@ TOO_MUCH = 0.35
 # spreads it by about a pixel each side and its shadow adds a little ((6 + 2)^2 / 6^2 = 1.8 areas).
 ONE_DIE = (0.3, 2.3)
 TWO_DICE = 4.5
-# What one die's patch usually measures, in die areas: patches are read nearest this first.
+# What one die's patch usually measures, in die areas: of patches alike in shape, those nearest this
+# are read first.
 TYPICAL = 1.8
 # Two dice lying against each other make a blob at least this much longer than wide.
 ELONGATED = 1.45
@@ -164,8 +165,11 @@ class Still:
         return self.share(changed, x, y, side) >= ARRIVED
 
     def blobs(self, changed: np.ndarray | None) -> list[Blob]:
-        """The patches of change the size of one die, or of two lying against each other; those most
-        like a die's first."""
+        """The patches of change the size of one die, or of two lying against each other: those whose
+        shape says what they hold first (a die, or two lying against each other), then those most like
+        a die's. A squarish patch bigger than a die may be two dice, or the cube turned and moved after
+        a take, which changes the frame where it lay and where it lies: such patches must not crowd a
+        throw's dice out of the few that are read."""
         if changed is None:
             return []
         solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -196,7 +200,7 @@ class Still:
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
             at = tuple((float(x), float(y)) for x, y in back)
             found.append(Blob(at, float(area), float(short) / self.scale, decided))
-        return sorted(found, key=lambda b: abs(b.area / len(b.centres) - TYPICAL))
+        return sorted(found, key=lambda b: (not b.decided, abs(b.area / len(b.centres) - TYPICAL)))
 
     def to_json(self) -> dict:
         ok, jpg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
