@@ -531,9 +531,7 @@ def calibrate(
     layout, found, fit, weak = _position(canonical, width, height, margin, known)
     grid = SlotGrid(fit.geometry, margin)
     look = _slot_looks(canonical, grid, layout)
-    _forget_under_the_cube(
-        look.bar_reference, frame, corners, Rectifier(corners, width, height, margin), grid
-    )
+    _forget_under_the_cube(look.bar_reference, frame, corners, rectifier, grid)
     profile = Profile(
         (frame.shape[1], frame.shape[0]),
         tuple((float(x), float(y)) for x, y in corners),
@@ -634,7 +632,9 @@ def _forget_under_the_cube(
         return
     half = cube_side(np.asarray(corners, dtype=np.float64)) / 2
     x, y = cube.center
-    box = rectifier.to_field(np.array([[x - half, y - half], [x + half, y + half]]))
+    box = rectifier.to_field(
+        np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
+    )
     (x0, y0), (x1, y1) = box.min(axis=0), box.max(axis=0)
     g, bar = grid.geometry, grid.bar_nominal
     under = (bar[:, 0] > x0 - g.radius_x) & (bar[:, 0] < x1 + g.radius_x)
