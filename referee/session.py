@@ -401,8 +401,7 @@ class Session:
         waited = self.watch.unread
         if waited is None or self.game is None:
             return False
-        tolerance = self.throws.tolerance
-        if any(math.dist(d.center, w.center) <= tolerance for d in reading.dice for w in waited):
+        if any(throws.lies_among(d, waited, self.throws.tolerance) for d in reading.dice):
             return False
         return not shows(reading, self.options.orientation, self.game.board)
 
@@ -448,9 +447,7 @@ class Session:
         new = tuple(
             d
             for d in reading.dice
-            if d.half is half
-            and d.value is not None
-            and not any(math.dist(d.center, e.center) <= tolerance for e in early)
+            if d.half is half and d.value is not None and not throws.lies_among(d, early, tolerance)
         )
         settled = self.throws.settle(new)
         return settled is not None and len(settled) == 2
@@ -473,12 +470,8 @@ class Session:
         self.roll_faces = None
         # the dice that lay in the next roller's half when this throw was first seen lifted were thrown
         # too early, if they still lie there; a throw since is the next roller's own, read afresh
-        tolerance = self.throws.tolerance
-        early = tuple(
-            d
-            for d in (self.seen.dice if self.seen is not None else ())
-            if any(math.dist(d.center, e.center) <= tolerance for e in w.thrown_early or ())
-        )
+        seen = self.seen.dice if self.seen is not None else ()
+        early = tuple(d for d in seen if throws.lies_among(d, w.thrown_early or (), self.throws.tolerance))
         self.throws.lifted(early, self.options.orientation.throwing_half(mover))
         board = Board.from_position(play.result, mover)
         return out + self._legal(Explanation(Verdict.LEGAL, play, board, "confirmed by the table"), t)

@@ -67,6 +67,11 @@ def _key(dice: Dice) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
     return tuple(sorted((d.half.value if d.half else "", d.value or 0, tuple(d.flags)) for d in dice))
 
 
+def lies_among(die: DieReading, dice: Dice, tolerance: float) -> bool:
+    """Whether ``die`` lies where one of ``dice`` lies, within ``tolerance`` pixels (whatever it shows)."""
+    return any(math.dist(die.center, d.center) <= tolerance for d in dice)
+
+
 def same_dice(a: Dice, b: Dice, tolerance: float) -> bool:
     """The same dice lying in the same places, within ``tolerance`` pixels (so not thrown again)."""
     if len(a) != len(b) or _key(a) != _key(b):
