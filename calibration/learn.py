@@ -20,7 +20,7 @@ import numpy as np
 from bgboard.layout import Board, Cell, ImageLayout, Orientation, Row
 from calibration.augment import Cut, cut_checker, paste
 from vision.arrivals import Still
-from vision.board_reader import BoardReader, SlotGrid, SlotSamples
+from vision.board_reader import BoardReader, SlotGrid, SlotSamples, under_box
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.cube import cube_side, find_cube
 from vision.dice import expected_die_side, find_dice, search_window
@@ -632,13 +632,7 @@ def _forget_under_the_cube(
         return
     half = cube_side(np.asarray(corners, dtype=np.float64)) / 2
     x, y = cube.center
-    box = rectifier.to_field(
-        np.array([[x - half, y - half], [x + half, y - half], [x + half, y + half], [x - half, y + half]])
-    )
-    (x0, y0), (x1, y1) = box.min(axis=0), box.max(axis=0)
-    g, bar = grid.geometry, grid.bar_nominal
-    under = (bar[:, 0] > x0 - g.radius_x) & (bar[:, 0] < x1 + g.radius_x)
-    under &= (bar[:, 1] > y0 - g.radius_y) & (bar[:, 1] < y1 + g.radius_y)
+    under = under_box((x - half, y - half, x + half, y + half), grid.bar_nominal, rectifier, grid.geometry)
     reference.features[under] = np.nan
 
 

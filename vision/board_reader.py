@@ -548,19 +548,23 @@ class BoardReader:
         return tuple(kept)
 
     def _under_dice(self, dice: tuple[DieReading, ...], centers: np.ndarray) -> list[bool]:
-        spoiled = [False] * len(centers)
-        if not dice:
-            return spoiled
-        g = self.profile.geometry
+        spoiled = np.zeros(len(centers), dtype=bool)
         for die in dice:
-            x0, y0, x1, y1 = die.box
-            box = self.rectifier.to_field(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-            bx0, by0 = box.min(axis=0)
-            bx1, by1 = box.max(axis=0)
-            for n, (cx, cy) in enumerate(centers):
-                if bx0 - g.radius_x < cx < bx1 + g.radius_x and by0 - g.radius_y < cy < by1 + g.radius_y:
-                    spoiled[n] = True
-        return spoiled
+            spoiled |= under_box(die.box, centers, self.rectifier, self.profile.geometry)
+        return spoiled.tolist()
+
+
+def under_box(
+    box: tuple[float, float, float, float], centers: np.ndarray, rectifier: Rectifier, g: BoardGeometry
+) -> np.ndarray:
+    """Which slot ``centers`` (canonical px) a checker would share with ``box`` (x0, y0, x1, y1 in image
+    px, such as a die's): what is seen in those slots may be anything."""
+    x0, y0, x1, y1 = box
+    corners = rectifier.to_field(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    (bx0, by0), (bx1, by1) = corners.min(axis=0), corners.max(axis=0)
+    cx, cy = np.asarray(centers, dtype=np.float64).reshape(-1, 2).T
+    across = (bx0 - g.radius_x < cx) & (cx < bx1 + g.radius_x)
+    return across & (by0 - g.radius_y < cy) & (cy < by1 + g.radius_y)
 
 
 def _moved_in(changed: np.ndarray, mask: np.ndarray) -> bool:
