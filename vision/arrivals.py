@@ -165,11 +165,13 @@ class Still:
         return self.share(changed, x, y, side) >= ARRIVED
 
     def blobs(self, changed: np.ndarray | None) -> list[Blob]:
-        """The patches of change the size of one die, or of two lying against each other: those whose
-        shape says what they hold first (a die, or two lying against each other), then those most like
-        a die's. A squarish patch bigger than a die may be two dice, or the cube turned and moved after
-        a take, which changes the frame where it lay and where it lies: such patches must not crowd a
-        throw's dice out of the few that are read."""
+        """The patches of change the size of one die, or of two lying against each other: those plainly
+        two dice lying together first (nothing else leaves that long a patch), then those most like a
+        die's, each die's share of it against ``TYPICAL``. A squarish patch bigger than a die may be two
+        dice lying corner to corner, or the cube turned and moved after a take, which changes the frame
+        where it lay and where it lies; a sliver of change where a checker or the cube's shadow shifted
+        is far smaller than a die's. None of these must crowd a throw's dice out of the few that are
+        read."""
         if changed is None:
             return []
         solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
@@ -200,7 +202,7 @@ class Still:
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
             at = tuple((float(x), float(y)) for x, y in back)
             found.append(Blob(at, float(area), float(short) / self.scale, decided))
-        return sorted(found, key=lambda b: (not b.decided, abs(b.area / len(b.centres) - TYPICAL)))
+        return sorted(found, key=lambda b: (not _plainly_two(b), abs(b.area / len(b.centres) - TYPICAL)))
 
     def to_json(self) -> dict:
         ok, jpg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -247,6 +249,11 @@ def _shrink(frame: np.ndarray, window: tuple[int, int, int, int], scale: float) 
 
 def _blur(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (3, 3), 0.8)
+
+
+def _plainly_two(blob: Blob) -> bool:
+    """A patch whose shape shows two dice lying against each other."""
+    return blob.decided and len(blob.centres) == 2
 
 
 def _two(points: np.ndarray, long: float, short: float, elongated: float) -> list[tuple[float, float]] | None:
