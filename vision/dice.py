@@ -743,19 +743,26 @@ def _looked_for(
     the throw showed one die, the detector's weaker peaks that arrived with it (``_weak_arrivals``): a
     die the colour of the point it lies on changes too little to show in the change map, and the
     detector sees it only faintly. A weak peak that does not read as a die is nothing."""
-    out = []
     # a patch over a slot a stack may fill is left out, as over a checker
     checkers = np.vstack([c for c in board if c is not None])
-    for die in _unread(image.shape, quad, proposed, found, checkers):
-        out.append(_second_look(image, quad, die.center, found, board, on_checker_valid) or die)
+    side = _die_side(quad)
+    unread = _unread(image.shape, quad, proposed, found, checkers)
+    looks = [_second_look(image, quad, die.center, found, board, on_checker_valid) for die in unread]
+    seen = [d for d in looks if d is not None]
+    # a patch a die seen again lies over (a leaning die's side face and shadow) is that die's
+    out = seen + [
+        die
+        for die, look in zip(unread, looks, strict=True)
+        if look is None and all(math.dist(die.center, d.center) >= side for d in seen)
+    ]
     if len(found) + len(out) != 1:
         return out
     if peaks is None:
-        peaks = _in_the_window(image, quad, _die_side(quad), STILL_HEAT, MAX_CANDIDATES)
+        peaks = _in_the_window(image, quad, side, STILL_HEAT, MAX_CANDIDATES)
     for place in _weak_arrivals(quad, image.shape, proposed, peaks, found, checkers):
-        seen = _second_look(image, quad, place, found, board, on_checker_valid)
-        if seen is not None:
-            return [*out, seen]
+        other = _second_look(image, quad, place, found, board, on_checker_valid)
+        if other is not None:
+            return [*out, other]
     return out
 
 
@@ -807,7 +814,9 @@ def _second_look(
     """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
     die's size within SECOND_LOOK die sides of ``place`` (a patch's centre or a weak peak lies off the die
     where a shadow or the other die's edge changed too), eight looks each. The crop read surest as a flat
-    die is judged as any found die; None when none reads as one."""
+    die is judged as any found die; failing one, the crop read surest as a die that leans, if the flags
+    network sees the lean there too (a die leaning on a checker or the bar's wall shows a side face,
+    and no crop of it reads flat). None when neither reads as a die."""
     side = _die_side(quad)
     x, y = place
     step = SECOND_LOOK * side
@@ -821,11 +830,18 @@ def _second_look(
     if not looks:
         return None
     probs = dice_model.read(image, looks, turns=4, mirror=True, on_board=True)
-    die_p = np.where(_reads_flat(probs), 1.0 - probs[:, 0], 0.0)
-    best = int(np.argmax(die_p))
-    if die_p[best] < DIE_PROBABILITY or _edge_strength(image, looks[best].x, looks[best].y, side) < MIN_EDGE:
+    flat = _reads_flat(probs)
+    for kind in (flat, ~flat):
+        die_p = np.where(kind, 1.0 - probs[:, 0], 0.0)
+        best = int(np.argmax(die_p))
+        c = looks[best]
+        if die_p[best] >= DIE_PROBABILITY and _edge_strength(image, c.x, c.y, side) >= MIN_EDGE:
+            break
+    else:
         return None
     _, (look,) = _on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], board)
+    if not flat[best] and not look.cocked:
+        return None  # the value reader alone sees a lean: no die made out
     near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
     return _reading(image, looks[best], probs[best], look, None, on_checker_valid, near)
 
@@ -1038,9 +1054,10 @@ def _reading(
     """One found die as the referee reads it; None for a find beyond the field that is no clear die.
     ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
     other: its face counts only when surely read, and an unsure one is not asked about."""
-    if half_of_a_pair and look.cocked:
-        # the other die's edge beside a flat die looks like a lean to the networks: the table is asked
-        # about a face plainly up, and never told to throw again on that look alone
+    if half_of_a_pair and look.cocked and _cocked_odds(p) <= 0.0:
+        # the other die's edge beside a flat die looks like a lean to the flags network: unless the value
+        # reader, too, finds "cocked" likelier than every face, the table is asked about the face, and
+        # never told to throw again on that look alone
         look = replace(look, cocked=False, doubtful=True)
     value = int(np.argmax(p[1:7])) + 1
     die_p = 1.0 - float(p[0])

@@ -1,0 +1,69 @@
+"""A die leaning on a checker, the bar's wall or the other die is a throw again, also where it lies
+against the other die: two throws of ``bench.e2e``'s virtual table (seed 7) that the referee waited on
+("cannot read a die", "3 dice on the board") instead of calling."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.e2e import CENTRED
+from bgboard.layout import Board, Side
+from calibration.learn import calibrate
+from referee.cli.read import throw_call
+from referee.rules_options import RuleOptions
+from referee.session import SessionOptions
+from referee.throws import Call, CallKind
+from synthetic.scene import CubeSpec
+from synthetic.table import DieAt, Shot, VirtualTable
+from vision.board_reader import BoardReader
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[VirtualTable, BoardReader]:
+    """The bench's table of seed 7, calibrated as its installer does (the cube centred on the bar)."""
+    t = VirtualTable(noise=0.004, light_drift=0.03, seed=7, clock=True)
+    t.cube = CENTRED
+    start = t.calibration_frame()
+    corners = [(float(x), float(y)) for x, y in start.field_quad]
+    return t, BoardReader(calibrate(start.image, corners, start=True))
+
+
+def _call(
+    table, board: Board, cube: CubeSpec, still_shot: int, dice: tuple[DieAt, ...], roller: Side
+) -> Call:
+    """``roller``'s throw of ``dice`` as the live referee reads it: the turn's still from the settled shot
+    ``still_shot`` before it, the position confirmed."""
+    t, reader = table
+    t.cube = cube
+    layout = board.layout(reader.profile.orientation)
+    before = t.render(Shot(board), 0, still_shot)
+    reader.read(before.image, expected=layout)
+    frame = t.render(Shot(board, dice=dice), 0, still_shot + 2)
+    reading = reader.read(frame.image, expected=layout, before=reader.turn_still(before.image))
+    return throw_call(reading, board, roller, SessionOptions(reader.profile.orientation, RuleOptions()))
+
+
+def test_a_die_leaning_on_a_checker_that_no_crop_reads_flat_is_thrown_again(table) -> None:
+    """A 3 leaning on a checker's rim beside a flat 6: the detector does not peak on it and the patch it
+    changed reads as no flat die at any crop; read again, the crop surest of a die reads a die that
+    leans, and the flags network sees the lean there too."""
+    board = Board(
+        (5, 0, 5, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1),
+        (1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0, 4, 0, 1, 0, 0),
+    )
+    dice = (DieAt(3, 0.548, 0.44047, cocked=True, angle=24.3565), DieAt(6, 0.57562, 0.42688, angle=24.3565))
+    call = _call(table, board, CubeSpec(4, "top"), 518, dice, Side.LIGHT)
+    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: light throws both dice again")
+
+
+def test_a_die_leaning_against_the_other_is_thrown_again(table) -> None:
+    """A 6 leaning on the bar's wall against a flat 3, the two one patch of change: both networks see the
+    6 lean (the value reader finds "cocked" likelier than any face), so the other die's edge in its crop
+    is no reason to doubt it."""
+    board = Board(
+        (6, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0),
+        (9, 3, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    )
+    dice = (DieAt(6, 0.452, 0.52038, cocked=True, angle=12.0265), DieAt(3, 0.42867, 0.48129, angle=12.0265))
+    call = _call(table, board, CubeSpec(2, "top"), 2163, dice, Side.DARK)
+    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: dark throws both dice again")
