@@ -106,8 +106,15 @@ CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
 CLOSER_HEAT = 0.15
 CLOSER_APART = 0.7
+# The two dice of a pair are read at least this many die sides apart: the smallest dice (0.8 of a
+# standard side) lying side by side are centred 0.8 apart.
+PAIR_APART = 0.6
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
+# A die's reader crop (READ_SIDE_FIELD sides) holds an edge of another die centred this many die sides
+# from it or nearer: two dice lying corner to corner are up to 1.41 sides apart, a little more where
+# their top faces stand nearer the camera than the board.
+CROPPED_IN = 1.6
 # A place where a die may lie that no read made out is read again at crops this many die sides around it.
 SECOND_LOOK = 0.3
 
@@ -578,26 +585,31 @@ def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> 
 
 
 def _pairs_decided(
-    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[_Pair]
+    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[_Pair], die_side: float
 ) -> tuple[np.ndarray, list[_Pair]]:
     """The reads of patches that two small dice lying together or one big die could make, and the pairs
-    that are two dice. Two dice when both halves read as dice, and a peak between them is then the pair
-    seen as one die. Otherwise one die, as the other peaks read it (a half no peak explained is a crop
-    half off that die).
+    that are two dice. Two dice when both halves read as dice where they lie apart (a half read again
+    off its centre, ``_recentred``, may have moved onto the other half's die), and a peak between them
+    is then the pair seen as one die. Otherwise one die, as the other peaks read it (a half no peak
+    explained is a crop half off that die).
 
         >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
         >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
-        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))], 10.0)
         >>> probs[:, 0].tolist(), two
         ([0.0, 1.0, 0.0], [_Pair(a=0, b=2, added=(0, 2))])
+        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 1, (1,))], 10.0)  # both read one die
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [])
         >>> dice[2, 0] = 0.5  # one half is no die
-        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))])
+        >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))], 10.0)
         >>> probs[:, 0].tolist(), two
         ([1.0, 0.0, 1.0], [])
     """
     probs, two = probs.copy(), []
     for p in pairs:
-        if min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= DIE_PROBABILITY:
+        apart = math.dist((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y)) >= PAIR_APART * die_side
+        if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= DIE_PROBABILITY:
             two.append(p)
             pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
             for j, c in enumerate(cands):
@@ -640,7 +652,9 @@ def find_dice(
     Without a field a die is cocked when the value reader finds that likelier than any
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
-    face as ``likeliest``: the referee asks the table). With a ``still`` (``vision.arrivals``: the field's
+    face as ``likeliest``: the referee asks the table), and one lying within ``CROPPED_IN`` die sides of
+    another die unless the value reader, too, finds "cocked" likelier than every face (the other die's
+    edge in the crops looks like a lean). With a ``still`` (``vision.arrivals``: the field's
     window before the throw) only what arrived since can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
     detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. With
@@ -663,7 +677,7 @@ def find_dice(
     cands = proposed.cands
     if quad is not None:
         cands, probs = _recentred(image, cands, _read(image, cands), _die_side(quad))
-        probs, pairs = _pairs_decided(cands, probs, proposed.pairs)
+        probs, pairs = _pairs_decided(cands, probs, proposed.pairs, _die_side(quad))
     else:
         probs, pairs = _read_carefully(image, cands), []
     halves = {i for p in pairs for i in (p.a, p.b)}
@@ -676,9 +690,12 @@ def find_dice(
         kept, looks = _on_the_field(image, quad, cands, probs, kept, board, pairs)
     else:
         looks = _in_a_photograph(probs[kept])
+    crowded = _crowded([cands[i] for i in kept], _die_side(quad)) if quad is not None else set()
     readings = []
-    for i, look in zip(kept, looks, strict=True):
-        die = _reading(image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves)
+    for k, (i, look) in enumerate(zip(kept, looks, strict=True)):
+        die = _reading(
+            image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves, k in crowded
+        )
         if die is not None:
             readings.append(die)
     if quad is not None and checkers is not None and same_board:
@@ -687,6 +704,21 @@ def find_dice(
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
         readings += _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _crowded(found: list[dice_model.Candidate], die_side: float) -> set[int]:
+    """Which of the ``found`` dice have another within ``CROPPED_IN`` die sides, its edge in their crops.
+
+    >>> sorted(_crowded([dice_model.Candidate(x, 0.0, 30.0, 1.0) for x in (0.0, 30.0, 100.0)], 22.0))
+    [0, 1]
+    """
+    return {
+        k
+        for k, c in enumerate(found)
+        if any(
+            j != k and math.dist((c.x, c.y), (o.x, o.y)) < CROPPED_IN * die_side for j, o in enumerate(found)
+        )
+    }
 
 
 def _lies_flat_on_the_board(die: DieReading) -> bool:
@@ -1050,14 +1082,16 @@ def _reading(
     checker_mask: np.ndarray | None,
     on_checker_valid: bool,
     half_of_a_pair: bool = False,
+    crowded: bool = False,
 ) -> DieReading | None:
     """One found die as the referee reads it; None for a find beyond the field that is no clear die.
     ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
-    other: its face counts only when surely read, and an unsure one is not asked about."""
-    if half_of_a_pair and look.cocked and _cocked_odds(p) <= 0.0:
-        # the other die's edge beside a flat die looks like a lean to the flags network: unless the value
-        # reader, too, finds "cocked" likelier than every face, the table is asked about the face, and
-        # never told to throw again on that look alone
+    other: its face counts only when surely read, and an unsure one is not asked about. ``crowded``:
+    another die lies within ``CROPPED_IN`` die sides (as the two of a pair do)."""
+    if (half_of_a_pair or crowded) and look.cocked and _cocked_odds(p) <= 0.0:
+        # the other die's edge and side beside a flat die look like a lean to the flags network: unless
+        # the value reader, too, finds "cocked" likelier than every face, the table is asked about the
+        # face, and never told to throw again on that look alone
         look = replace(look, cocked=False, doubtful=True)
     value = int(np.argmax(p[1:7])) + 1
     die_p = 1.0 - float(p[0])
