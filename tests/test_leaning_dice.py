@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from functools import cache
 
-from bench.e2e import CENTRED
 from bgboard.layout import Board, Side
 from calibration.learn import calibrate
 from referee.cli.read import throw_call
@@ -22,7 +21,7 @@ from vision.board_reader import BoardReader
 def bench_table(seed: int) -> tuple[VirtualTable, BoardReader]:
     """The bench's table of ``seed``, calibrated as its installer does (the cube centred on the bar)."""
     t = VirtualTable(noise=0.004, light_drift=0.03, seed=seed, clock=True)
-    t.cube = CENTRED
+    t.cube = CubeSpec(64, "centre")
     start = t.calibration_frame()
     corners = [(float(x), float(y)) for x, y in start.field_quad]
     return t, BoardReader(calibrate(start.image, corners, start=True))
