@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
+
 from bgboard.layout import Board, Side
 from calibration.learn import calibrate
 from referee.cli.read import throw_call
@@ -42,44 +44,56 @@ def _call(
     return throw_call(reading, board, roller, SessionOptions(reader.profile.orientation, RuleOptions()))
 
 
-def test_a_die_leaning_on_a_checker_that_no_crop_reads_flat_is_thrown_again() -> None:
-    """A 3 leaning on a checker's rim beside a flat 6: the detector does not peak on it and the patch it
-    changed reads as no flat die at any crop; read again, the crop surest of a die reads a die that
-    leans, and the flags network sees the lean there too."""
-    board = Board(
+LEANING = [
+    # A 3 leaning on a checker's rim beside a flat 6: the detector does not peak on it and the patch it
+    # changed reads as no flat die at any crop; read again, the crop surest of a die reads a die that
+    # leans, and the flags network sees the lean there too.
+    pytest.param(
+        7,
         (5, 0, 5, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1),
         (1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 4, 0, 0, 0, 4, 0, 1, 0, 0),
-    )
-    dice = (DieAt(3, 0.548, 0.44047, cocked=True, angle=24.3565), DieAt(6, 0.57562, 0.42688, angle=24.3565))
-    call = _call(7, board, CubeSpec(4, "top"), 518, dice, Side.LIGHT)
-    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: light throws both dice again")
-
-
-def test_a_die_leaning_against_the_other_is_thrown_again() -> None:
-    """A 6 leaning on the bar's wall against a flat 3, the two one patch of change: both networks see the
-    6 lean (the value reader finds "cocked" likelier than any face), so the other die's edge in its crop
-    is no reason to doubt it."""
-    board = Board(
+        CubeSpec(4, "top"),
+        518,
+        (DieAt(3, 0.548, 0.44047, cocked=True, angle=24.3565), DieAt(6, 0.57562, 0.42688, angle=24.3565)),
+        Side.LIGHT,
+        id="on-a-checker-no-crop-reads-flat",
+    ),
+    # A 6 leaning on the bar's wall against a flat 3, the two one patch of change: both networks see the
+    # 6 lean (the value reader finds "cocked" likelier than any face), so the other die's edge in its
+    # crop is no reason to doubt it.
+    pytest.param(
+        7,
         (6, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0),
         (9, 3, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    )
-    dice = (DieAt(6, 0.452, 0.52038, cocked=True, angle=12.0265), DieAt(3, 0.42867, 0.48129, angle=12.0265))
-    call = _call(7, board, CubeSpec(2, "top"), 2163, dice, Side.DARK)
-    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: dark throws both dice again")
-
-
-def test_a_leaning_die_whose_side_face_reads_as_a_die_is_one_die() -> None:
-    """A 3 leaning on the bar's wall shows its top and a side face: one patch of change that one big die
-    or two small ones could make. Its side face, read again off its centre, moves onto the top face and
-    reads as a die there; two reads of one die are not two dice lying together ("3 dice on the
-    board")."""
-    board = Board(
+        CubeSpec(2, "top"),
+        2163,
+        (DieAt(6, 0.452, 0.52038, cocked=True, angle=12.0265), DieAt(3, 0.42867, 0.48129, angle=12.0265)),
+        Side.DARK,
+        id="against-the-other-one-patch",
+    ),
+    # A 3 leaning on the bar's wall shows its top and a side face: one patch of change that one big die
+    # or two small ones could make. Its side face, read again off its centre, moves onto the top face and
+    # reads as a die there; two reads of one die are not two dice lying together ("3 dice").
+    pytest.param(
+        3,
         (6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
         (2, 0, 1, 5, 0, 1, 0, 0, 1, 0, 0, 0, 0, 2, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+        CubeSpec(64, "centre"),
+        1540,
+        (DieAt(3, 0.452, 0.55220, cocked=True, angle=15.6689), DieAt(1, 0.36939, 0.45149, angle=67.7083)),
+        Side.DARK,
+        id="side-face-read-as-a-die",
+    ),
+]
+
+
+@pytest.mark.parametrize(("seed", "light", "dark", "cube", "still_shot", "dice", "roller"), LEANING)
+def test_a_leaning_die_is_thrown_again(seed, light, dark, cube, still_shot, dice, roller) -> None:
+    call = _call(seed, Board(light, dark), cube, still_shot, dice, roller)
+    assert (call.kind, call.reason) == (
+        CallKind.REROLL,
+        f"a die is cocked: {roller.value} throws both dice again",
     )
-    dice = (DieAt(3, 0.452, 0.55220, cocked=True, angle=15.6689), DieAt(1, 0.36939, 0.45149, angle=67.7083))
-    call = _call(3, board, CubeSpec(64, "centre"), 1540, dice, Side.DARK)
-    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: dark throws both dice again")
 
 
 def test_a_flat_die_lying_corner_to_corner_with_the_other_is_never_thrown_again() -> None:
