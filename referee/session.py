@@ -180,6 +180,10 @@ class Session:
         """One frame. Returns what to tell the table (already recorded)."""
         if obs.reading is None:
             self.throws.moving()
+            # the board moved while the table was asked what the dice show: they may have been lifted and
+            # thrown again, and ACCEPT must not confirm faces no longer there (the same dice, still
+            # lying as they were once the board settles, are asked about again)
+            self.watch.dice_question = None
             return []
         if self.house.paused:
             return []  # a rule look-up: nothing is read until play goes on

@@ -248,6 +248,29 @@ def test_dice_thrown_again_after_the_question_are_read_afresh() -> None:
     assert signals(t.press("ACCEPT")) == []  # the question went with the old throw
 
 
+def test_accept_pressed_after_the_dice_were_thrown_again_confirms_nothing() -> None:
+    """Asked about the dice, the table threw them again instead, and someone pressed ACCEPT before the
+    new throw settled: the question went with the old throw, so the new one is read as it lies (here in
+    the other half: thrown again), not taken as the faces asked about."""
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [unclear(4, "left"), die(6, "left", shift=50)])) == ["CANNOT_SEE"]
+    t.moving()  # lifted and thrown again
+    assert signals(t.press("ACCEPT")) == [] and t.session.game.dice is None
+    assert signals(t.see(board, [die(4, "right"), die(6, "right", shift=50)])) == ["REROLL"]
+
+
+def test_dice_still_lying_as_asked_after_a_hand_passed_are_asked_about_again() -> None:
+    t = table()
+    board = dark_to_roll(t)
+    asked = [unclear(4, "left"), die(6, "left", shift=50)]
+    assert signals(t.see(board, asked)) == ["CANNOT_SEE"]
+    t.moving()  # a hand passed over the board and left the dice as they lay
+    assert signals(t.see(board, asked)) == ["CANNOT_SEE"]
+    assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
+    assert sorted(t.session.game.dice) == [4, 6]
+
+
 def test_an_unclear_opening_die_is_asked_about_too() -> None:
     t = table()
     t.see(START)
