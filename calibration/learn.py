@@ -627,10 +627,11 @@ def _forget_under_the_cube(
     looks changed there, and a change beside the checkers hit onto the bar reads as a hand over them."""
     if reference is None:
         return
-    cube = find_cube(frame, np.asarray(corners, dtype=np.float64))
+    quad = np.asarray(corners, dtype=np.float64)
+    cube = find_cube(frame, quad)
     if cube is None:
         return
-    half = cube_side(np.asarray(corners, dtype=np.float64)) / 2
+    half = cube_side(quad) / 2
     x, y = cube.center
     under = under_box((x - half, y - half, x + half, y + half), grid.bar_nominal, rectifier, grid.geometry)
     reference.features[under] = np.nan

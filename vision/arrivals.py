@@ -76,6 +76,11 @@ class Blob:
     decided: bool = True  # False: the reads say whether the patch holds one die or two (``one_or_two``)
 
     @property
+    def plainly_two(self) -> bool:
+        """Two centres in a patch whose shape shows two dice lying against each other."""
+        return self.decided and len(self.centres) == 2
+
+    @property
     def one_or_two(self) -> bool:
         """Two centres in a patch whose shape does not tell one die from two: two small dice, or one die
         (or something else that arrived), as the reads say."""
@@ -202,7 +207,7 @@ class Still:
             back = [(self.window[0] + x / self.scale, self.window[1] + y / self.scale) for x, y in dice]
             at = tuple((float(x), float(y)) for x, y in back)
             found.append(Blob(at, float(area), float(short) / self.scale, decided))
-        return sorted(found, key=lambda b: (not _plainly_two(b), abs(b.area / len(b.centres) - TYPICAL)))
+        return sorted(found, key=lambda b: (not b.plainly_two, abs(b.area / len(b.centres) - TYPICAL)))
 
     def to_json(self) -> dict:
         ok, jpg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -249,11 +254,6 @@ def _shrink(frame: np.ndarray, window: tuple[int, int, int, int], scale: float) 
 
 def _blur(image: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(image, (3, 3), 0.8)
-
-
-def _plainly_two(blob: Blob) -> bool:
-    """A patch whose shape shows two dice lying against each other."""
-    return blob.decided and len(blob.centres) == 2
 
 
 def _two(points: np.ndarray, long: float, short: float, elongated: float) -> list[tuple[float, float]] | None:

@@ -451,7 +451,7 @@ def _proposals(
     kept = [c for c, n in zip(cands, new, strict=True) if n or still.arrived(changed, c.x, c.y, die_side)]
     blobs = still.blobs(changed)
     for blob in blobs:
-        if len(blob.centres) == 2 and not blob.one_or_two:
+        if blob.plainly_two:
             kept = [c for c in kept if not _between(c, blob.centres)]
     # a throw brings two dice (or one and one thrown again): more patches than a few are a hand's or a
     # play's, and each costs a read
