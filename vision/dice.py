@@ -383,12 +383,14 @@ def _rise(on_checker: bool) -> float:
 
 @dataclass(frozen=True)
 class _Pair:
-    """The candidates (indices) that read the two halves of a patch of change that two small dice lying
-    against each other, or one big die, could make; ``added`` are those no detector peak explained."""
+    """The candidates (indices) that read the two halves of a patch of change that two dice lying against
+    each other make, or that two small dice or one big die could make (``plain`` False: the patch's shape
+    does not tell); ``added`` are those no detector peak explained."""
 
     a: int
     b: int
     added: tuple[int, ...]
+    plain: bool = False
 
 
 @dataclass
@@ -536,14 +538,16 @@ def _with_patches(
     die_side: float,
 ) -> tuple[list[dice_model.Candidate], list[_Pair]]:
     """``kept`` and a hot peak at every patch of change no peak explains (a peak within 0.6 die sides),
-    and the pairs: for each patch one big die or two small ones could make, the candidates that read its
-    two halves. There the peaks between the halves are kept (both readings are made, and
-    ``_pairs_decided`` chooses), they explain no half, and a half no peak explains is read in a crop as
-    wide as the patch."""
+    and the pairs: for each patch of two halves, the candidates that read them. A peak near one half
+    whose box takes in both must not hide the other half's die, so a pair is never one die for its
+    crops' overlap alone (``_pairs_decided`` says whether it is two). Where the patch's shape does not
+    tell two small dice from one big die, the peaks between the halves are kept (both readings are made,
+    and ``_pairs_decided`` chooses), they explain no half, and a half no peak explains is read in a crop
+    as wide as the patch."""
     kept = list(kept)
     least = die_side * READ_SIDE_FIELD
-    small = [blob for blob in blobs if blob.one_or_two]
-    of_a_pair = {centre: blob for blob in small for centre in blob.centres}
+    halved = [blob for blob in blobs if len(blob.centres) == 2]
+    of_a_pair = {centre: blob for blob in halved for centre in blob.centres}
     read_by: dict[tuple[float, float], int] = {}  # a pair's half, and the candidate that reads it
     added = set()
     for x, y in patches:
@@ -559,11 +563,12 @@ def _with_patches(
         if not near:
             if two is not None:
                 added.add(len(kept))
-            side = least if two is None else min(max(two.width, die_side), least)
+            side = least if two is None or two.decided else min(max(two.width, die_side), least)
             kept.append(dice_model.Candidate(x, y, side, HOT))
     pairs = [
-        _Pair(read_by[a], read_by[b], tuple(read_by[c] for c in (a, b) if read_by[c] in added))
-        for a, b in (blob.centres for blob in small)
+        _Pair(read_by[a], read_by[b], tuple(read_by[c] for c in (a, b) if read_by[c] in added), blob.decided)
+        for blob in halved
+        for a, b in (blob.centres,)
         if a in read_by and b in read_by
     ]
     return kept, pairs
@@ -680,7 +685,7 @@ def find_dice(
         probs, pairs = _pairs_decided(cands, probs, proposed.pairs, _die_side(quad))
     else:
         probs, pairs = _read_carefully(image, cands), []
-    halves = {i for p in pairs for i in (p.a, p.b)}
+    halves = {i for p in pairs if not p.plain for i in (p.a, p.b)}
     kept = [
         i
         for i in _suppress(cands, probs, pairs)
