@@ -462,22 +462,25 @@ class BoardReader:
             return ()
 
     def _cube(self, frame: np.ndarray, now: Still) -> CubeReading | None:
-        """The cube where it lies. It seldom moves, and looking for it costs as much as the dice: it is
-        looked for again only when something die-sized changed where a cube may lie (the bar, the
-        trays) since the last look, or the cube's own face changed (turned where it lies); the cube
-        found then is kept, where the search misses it, while its own place did not change."""
+        """The cube where it lies. It seldom moves, and looking for it costs as much as the dice: a cube
+        found before is kept while its own place did not change (a table has one cube: what changed
+        elsewhere on the bar or in the trays is a die or a hand, however square it looks), and looked
+        for again once it was lifted, moved or turned to another face; with none found before, it is
+        looked for when something die-sized changed where a cube may lie (the bar, the trays)."""
         quad = np.asarray(self.profile.corners, dtype=np.float64)
         seen = self._cube_seen
         cube = None
         if seen is not None:
             then, cube = seen
             changed = then.changed(frame, now)
-            if cube is not None and then.share(changed, *cube.center, cube_side(quad)) >= CUBE_UNMOVED:
+            if changed is not None:
+                if cube is not None and then.share(changed, *cube.center, cube_side(quad)) < CUBE_UNMOVED:
+                    return cube
+                if cube is None and not _moved_in(changed, self._cube_mask(then)):
+                    return None
                 cube = None  # lifted, moved or turned to another face: looked for again
-            elif changed is not None and not _moved_in(changed, self._cube_mask(then)):
-                return cube
-        # the outline search may miss a cube it found before (pushed against the checkers, its outline
-        # runs into theirs): one whose own place did not change still lies there
+        # with the light or the camera moved nothing can be said: the search may miss a cube that still
+        # lies where it lay (pushed against the checkers, its outline runs into theirs)
         cube = find_cube(frame, quad) or cube
         self._cube_seen = (now, cube)
         return cube
