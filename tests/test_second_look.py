@@ -203,3 +203,17 @@ def test_a_flat_die_photographed_from_the_side_is_never_thrown_again(tables, dic
             (CallKind.ROLL, (1, 4)),
             (CallKind.ASK, (1, 4)),
         }
+
+
+def test_a_first_throw_of_a_die_the_detector_sees_faintly_is_found(tables, dice) -> None:
+    """A dark 3 on ``test2.jpg``'s dark point, thrown first (no frame of the turn known): the detector
+    sees it only faintly, below the heat a first read takes. With the other die found alone, the faint
+    peaks on points the confirmed position leaves empty, where the calibration frame showed nothing
+    die-like, are read again before the referee calls "only one die": the roll."""
+    table, reader = tables["test2.jpg"]
+    throw = Throw("flat", Side.DARK, (3, 2), [(0.8791, 0.8104, 0.8323), (0.8712, 0.4332, 0.8323)], turn=15.3)
+    cutouts = {3: dice[3][19], 2: dice[2][20]}
+    assert (cutouts[3].source, cutouts[2].source) == ("IMG_20191209_095919.jpg", "IMG_20191209_100211.jpg")
+    # renders 8 on: in render 6 the value reader reads the 2 as a 1 (a misread apart from finding it)
+    calls = _calls(table, reader, throw, cutouts, in_a_game=False, seeds=range(8, 8 + RENDERS))
+    assert calls == [(CallKind.ROLL, [2, 3], "")] * RENDERS

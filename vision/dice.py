@@ -703,9 +703,9 @@ def find_dice(
         )
         if die is not None:
             readings.append(die)
-    if quad is not None and checkers is not None and same_board:
+    if quad is not None and checkers is not None and (same_board or calibration):
         found = [cands[i] for i in kept]
-        readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid)
+        readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid, same_board)
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
         readings += _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
@@ -774,16 +774,20 @@ def _looked_for(
     board: _Checkers,
     peaks: Sequence[dice_model.Candidate] | None,
     on_checker_valid: bool,
+    same_board: bool = True,
 ) -> list[DieReading]:
-    """Dice the first reads missed on the board the turn began with: a patch of change the size of a die
-    (``_unread``) read again carefully, reported unreadable where it still cannot be made out; and, when
-    the throw showed one die, the detector's weaker peaks that arrived with it (``_weak_arrivals``): a
-    die the colour of the point it lies on changes too little to show in the change map, and the
-    detector sees it only faintly. A weak peak that does not read as a die is nothing."""
+    """Dice the first reads missed: on the board the turn began with (``same_board``), a patch of change
+    the size of a die (``_unread``) read again carefully, reported unreadable where it still cannot be
+    made out; and, when the throw showed one die, the detector's weaker peaks that arrived with it
+    (``_weak_arrivals``): a die the colour of the point it lies on changes too little to show in the
+    change map, and the detector sees it only faintly. Against the calibration's still (another
+    position: its change says nothing) only the weak peaks are looked at, on the points the confirmed
+    position leaves empty, where the calibration frame showed nothing die-like. A weak peak that does
+    not read as a die is nothing."""
     # a patch over a slot a stack may fill is left out, as over a checker
     checkers = np.vstack([c for c in board if c is not None])
     side = _die_side(quad)
-    unread = _unread(image.shape, quad, proposed, found, checkers)
+    unread = _unread(image.shape, quad, proposed, found, checkers) if same_board else []
     looks = [_second_look(image, quad, die.center, found, board, on_checker_valid) for die in unread]
     seen = [d for d in looks if d is not None]
     # a patch a die seen again lies over (a leaning die's side face and shadow) is that die's
