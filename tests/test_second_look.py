@@ -217,3 +217,19 @@ def test_a_first_throw_of_a_die_the_detector_sees_faintly_is_found(tables, dice)
     # renders 8 on: in render 6 the value reader reads the 2 as a 1 (a misread apart from finding it)
     calls = _calls(table, reader, throw, cutouts, in_a_game=False, seeds=range(8, 8 + RENDERS))
     assert calls == [(CallKind.ROLL, [2, 3], "")] * RENDERS
+
+
+def test_two_alike_dice_seen_as_one_are_two(tables, dice) -> None:
+    """Two 5s of one set lying together on ``test10.jpg``'s light point: the detector peaks once, between
+    them, and the crop there reads a 5 surely (either half shows one), so the throw showed one die. At
+    a finer scale the detector peaks on each; read as the halves of a pair, they are two dice: the roll
+    (or a wait where a half cannot be read surely), never "only one die"."""
+    table, reader = tables["test10.jpg"]
+    throw = Throw(
+        "touching", Side.DARK, (5, 5), [(0.1437, 0.75047, 0.8349), (0.17124, 0.75659, 0.8349)], turn=10.7
+    )
+    five = dice[5][14]
+    assert five.source == "IMG_20191208_112200.jpg"
+    calls = _calls(table, reader, throw, {5: five})
+    assert {kind for kind, _, _ in calls} <= {CallKind.ROLL, CallKind.WAIT}
+    assert all(numbers == [5, 5] for kind, numbers, _ in calls if kind is CallKind.ROLL)

@@ -100,7 +100,8 @@ BESIDE_SHARE = 0.4
 # Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
 # CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
 # die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
-# found die than CLOSER_APART sides is that die's own.
+# found die than CLOSER_APART sides is that die's own, and two such, PAIR_APART apart, may be the halves
+# of two dice seen as one.
 CLOSER_SCALE = 1.5
 CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
@@ -707,7 +708,7 @@ def find_dice(
         found = [cands[i] for i in kept]
         readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid, same_board)
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
-        readings += _closer_look(image, quad, readings[0], board, on_checker_valid)
+        readings = _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
 
 
@@ -741,11 +742,14 @@ def _closer_look(
     board: _Checkers,
     on_checker_valid: bool,
 ) -> list[DieReading]:
-    """The other die of a throw that showed one (``alone``), looked for with the detector at
-    ``CLOSER_SCALE`` times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is
-    two of its cells across, and two dice lying together often make one peak. A peak clear of the found
-    die is read as any place the first reads missed (``_second_look``); the first that reads as a die is
-    the other die. None reads: the throw still shows one die."""
+    """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALE``
+    times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is two of its cells
+    across, and two dice lying together often make one peak. Where the finer look peaks twice on the
+    found die, at least ``PAIR_APART`` die sides apart, it may be two dice seen as one (its crop between
+    them reads a face where both show it): the two peaks are read as the halves of a pair, and two dice
+    stand where both read as dice. Otherwise a peak clear of the found die is read as any place the
+    first reads missed (``_second_look``); the first that reads as a die is the other die. None reads:
+    the throw still shows one die."""
     side = _die_side(quad)
     x, y = alone.center
     r = CLOSER_WINDOW * side
@@ -753,17 +757,54 @@ def _closer_look(
     x0, y0 = max(0, int(x - r)), max(0, int(y - r))
     x1, y1 = min(w, math.ceil(x + r)), min(h, math.ceil(y + r))
     if x1 - x0 < side or y1 - y0 < side:
-        return []
+        return [alone]
     scale = _detect_scale(image, side) * CLOSER_SCALE
+    peaks = [
+        dice_model.Candidate(c.x + x0, c.y + y0, side * READ_SIDE_FIELD, c.heat)
+        for c in dice_detect.detect(image[y0:y1, x0:x1], scale, CLOSER_HEAT, CLOSER_PEAKS)
+    ]
+    own = [c for c in peaks if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
+    two = _split(image, quad, own, side, board, on_checker_valid)
+    if two:
+        return two
     found = [dice_model.Candidate(x, y, side, HOT)]
-    for c in dice_detect.detect(image[y0:y1, x0:x1], scale, CLOSER_HEAT, CLOSER_PEAKS):
-        place = (c.x + x0, c.y + y0)
-        if math.dist(place, (x, y)) < CLOSER_APART * side:
+    for c in peaks:
+        if c in own:
             continue  # the found die's own peak
-        seen = _second_look(image, quad, place, found, board, on_checker_valid)
+        seen = _second_look(image, quad, (c.x, c.y), found, board, on_checker_valid)
         if seen is not None:
-            return [seen]
-    return []
+            return [alone, seen]
+    return [alone]
+
+
+def _split(
+    image: np.ndarray,
+    quad: np.ndarray,
+    own: list[dice_model.Candidate],
+    side: float,
+    board: _Checkers,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """The two dice that the finer look's peaks ``own`` on a found die make of it, read as a pair's
+    halves (eight looks each); none where fewer than two peaks lie ``PAIR_APART`` die sides apart or
+    either does not read as a die."""
+    pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1 :]]
+    if not pairs:
+        return []
+    a, b = max(pairs, key=lambda p: math.dist((p[0].x, p[0].y), (p[1].x, p[1].y)))
+    if math.dist((a.x, a.y), (b.x, b.y)) < PAIR_APART * side:
+        return []
+    probs = dice_model.read(image, [a, b], turns=4, mirror=True, on_board=True)
+    if (probs[:, 0] > 1.0 - DIE_PROBABILITY).any():
+        return []
+    kept, looks = _on_the_field(image, quad, [a, b], probs, [0, 1], board, [_Pair(0, 1, ())])
+    if len(kept) != 2:
+        return []
+    halves = [
+        _reading(image, [a, b][i], probs[i], look, None, on_checker_valid, True)
+        for i, look in zip(kept, looks, strict=True)
+    ]
+    return [d for d in halves if d is not None] if len(halves) == 2 and None not in halves else []
 
 
 def _looked_for(
