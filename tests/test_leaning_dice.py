@@ -94,6 +94,20 @@ LEANING = [
         Side.DARK,
         id="side-face-read-as-a-die",
     ),
+    # A 5 leaning on the bar's wall: its top and side faces one patch that two small dice lying together
+    # could make, both halves read as dice 0.7 sides apart, the top face's half leaning by both networks'
+    # word. Beside the 2 the throw showed three dice; two dice cannot hold a third, so the patch is one
+    # die, and it leans.
+    pytest.param(
+        17,
+        (2, 0, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 3, 2, 0, 0, 3, 1),
+        (0, 9, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0),
+        CubeSpec(64, "centre"),
+        5571,
+        (DieAt(5, 0.548, 0.47526, cocked=True, angle=36.1166), DieAt(2, 0.71277, 0.52059, angle=64.3943)),
+        Side.LIGHT,
+        id="top-and-side-faces-read-as-two-dice",
+    ),
 ]
 
 

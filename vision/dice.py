@@ -697,19 +697,40 @@ def find_dice(
     else:
         looks = _in_a_photograph(probs[kept])
     crowded = _crowded([cands[i] for i in kept], _die_side(quad)) if quad is not None else set()
-    readings = []
+    read: dict[int, DieReading] = {}
     for k, (i, look) in enumerate(zip(kept, looks, strict=True)):
         die = _reading(
             image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves, k in crowded
         )
         if die is not None:
-            readings.append(die)
+            read[i] = die
+    readings = [read[i] for i in _one_leaning_die_of_a_pair(read, probs, pairs)]
     if quad is not None and checkers is not None and (same_board or calibration):
         found = [cands[i] for i in kept]
         readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid, same_board)
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
         readings = _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _one_leaning_die_of_a_pair(
+    read: dict[int, DieReading], probs: np.ndarray, pairs: list[_Pair]
+) -> list[int]:
+    """The candidates ``read`` as dice, less one half of a pair whose other half leans by both networks'
+    word, where they make more than a throw's two dice. A die leaning on the bar's wall or a checker shows
+    its top and a side face, one patch of change that two small dice lying together could make; read
+    as two dice beside the throw's other die, the throw shows three. Two dice cannot hold a third, so
+    the patch is one die, and it leans (a die leaning on the other is a throw again all the same)."""
+    if len(read) <= 2:
+        return list(read)
+    dropped = set()
+    for p in pairs:
+        if p.plain or p.a not in read or p.b not in read:
+            continue
+        leaning = [i for i in (p.a, p.b) if read[i].cocked and _cocked_odds(probs[i]) > 0.0]
+        if len(leaning) == 1:
+            dropped.add(p.b if leaning == [p.a] else p.a)
+    return [i for i in read if i not in dropped]
 
 
 def _crowded(found: list[dice_model.Candidate], die_side: float) -> set[int]:
