@@ -4,6 +4,8 @@ die on a stack's sixth checker is judged by a look at it where the board alone c
 
 from __future__ import annotations
 
+import math
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +20,7 @@ from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, render_throw
 from vision.board_reader import BoardReader
+from vision.dice import PAIR_APART, expected_die_side
 
 
 @pytest.fixture(scope="module")
@@ -233,3 +236,27 @@ def test_two_alike_dice_seen_as_one_are_two(tables, dice) -> None:
     calls = _calls(table, reader, throw, {5: five})
     assert {kind for kind, _, _ in calls} <= {CallKind.ROLL, CallKind.WAIT}
     assert all(numbers == [5, 5] for kind, numbers, _ in calls if kind is CallKind.ROLL)
+
+
+def test_a_die_seen_again_is_not_read_a_second_time(tables, dice) -> None:
+    """A white 3 on ``test10.jpg``'s white logo lying against a dark 4: the patch of change is the 4's
+    alone, which one big die or two small ones could make, and its halves read as one die, seen again
+    in the crops around it. The throw then shows one die, and the faint peaks that arrived with it are
+    read clear of that die: the 3, not the 4 a second time (which made the roll 4-4)."""
+    table, reader = tables["test10.jpg"]
+    throw = Throw("touching", Side.LIGHT, (4, 3), [(0.73882, 0.52358, 1.0577), (0.73922, 0.48486, 1.0577)])
+    faces = {4: dice[4][0], 3: dice[3][21]}
+    assert (faces[4].source, faces[3].source) == ("IMG_20191208_111228.jpg", "IMG_20191209_100043.jpg")
+    side = expected_die_side(np.asarray(table.corners, np.float64))
+    assert side is not None
+    for seed in range(RENDERS):
+        frame, before = render_throw(
+            table, throw, {v: [d] for v, d in faces.items()}, np.random.default_rng(seed)
+        )
+        reader.read(before, expected=table.layout)
+        found = reader.read(frame, expected=table.layout, before=reader.turn_still(before)).dice
+        assert all(math.dist(a.center, b.center) >= PAIR_APART * side for a, b in combinations(found, 2)), (
+            seed
+        )
+    # the roll where both are read
+    assert _calls(table, reader, throw, faces, seeds=range(4)) == [(CallKind.ROLL, [3, 4], "")] * 4

@@ -862,8 +862,10 @@ def _looked_for(
         return out
     if peaks is None:
         peaks = _in_the_window(image, quad, side, STILL_HEAT, MAX_CANDIDATES)
-    for place in _weak_arrivals(quad, image.shape, proposed, peaks, found, checkers):
-        other = _second_look(image, quad, place, found, board, on_checker_valid)
+    # the one die is the first reads' or one seen again: the other lies clear of it
+    one = found + [dice_model.Candidate(*d.center, side, HOT) for d in out]
+    for place in _weak_arrivals(quad, image.shape, proposed, peaks, one, checkers):
+        other = _second_look(image, quad, place, one, board, on_checker_valid)
         if other is not None:
             return [*out, other]
     return out
