@@ -593,17 +593,17 @@ def _between(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> 
 def _pairs_decided(
     cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[_Pair], die_side: float
 ) -> tuple[np.ndarray, list[_Pair]]:
-    """The reads of patches that two small dice lying together or one big die could make, and the pairs
-    that are two dice. Two dice when both halves read as dice where they lie apart (a half read again
-    off its centre, ``_recentred``, may have moved onto the other half's die), and a peak between them
-    is then the pair seen as one die. Otherwise one die, as the other peaks read it (a half no peak
-    explained is a crop half off that die).
+    """The reads of patches of two halves (two dice lying together, or one big die or two small ones),
+    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
+    half read again off its centre, ``_recentred``, may have moved onto the other half's die), and a
+    peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
+    (a half no peak explained is a crop half off that die).
 
         >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
         >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
         >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 2, (0, 2))], 10.0)
         >>> probs[:, 0].tolist(), two
-        ([0.0, 1.0, 0.0], [_Pair(a=0, b=2, added=(0, 2))])
+        ([0.0, 1.0, 0.0], [_Pair(a=0, b=2, added=(0, 2), plain=False)])
         >>> probs, two = _pairs_decided(c, dice, [_Pair(0, 1, (1,))], 10.0)  # both read one die
         >>> probs[:, 0].tolist(), two
         ([0.0, 1.0, 0.0], [])
