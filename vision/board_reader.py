@@ -478,7 +478,7 @@ class BoardReader:
                     return cube
                 if cube is None and not _moved_in(changed, self._cube_mask(then)):
                     return None
-                cube = None  # lifted, moved or turned to another face: looked for again
+                cube = None  # lifted, moved or turned, or something new where one may lie: looked for
         # with the light or the camera moved nothing can be said: the search may miss a cube that still
         # lies where it lay (pushed against the checkers, its outline runs into theirs)
         cube = find_cube(frame, quad) or cube

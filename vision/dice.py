@@ -566,12 +566,12 @@ def _with_patches(
                 added.add(len(kept))
             side = least if two is None or two.decided else min(max(two.width, die_side), least)
             kept.append(dice_model.Candidate(x, y, side, HOT))
-    pairs = [
-        _Pair(read_by[a], read_by[b], tuple(read_by[c] for c in (a, b) if read_by[c] in added), blob.decided)
-        for blob in halved
-        for a, b in (blob.centres,)
-        if a in read_by and b in read_by
-    ]
+    pairs = []
+    for blob in halved:
+        a, b = blob.centres
+        if a in read_by and b in read_by:
+            unexplained = tuple(read_by[c] for c in (a, b) if read_by[c] in added)
+            pairs.append(_Pair(read_by[a], read_by[b], unexplained, blob.decided))
     return kept, pairs
 
 
@@ -825,7 +825,8 @@ def _split(
         _reading(image, [a, b][i], probs[i], look, None, on_checker_valid, True)
         for i, look in zip(kept, looks, strict=True)
     ]
-    return [d for d in halves if d is not None] if len(halves) == 2 and None not in halves else []
+    dice = [d for d in halves if d is not None]
+    return dice if len(dice) == 2 else []
 
 
 def _looked_for(
