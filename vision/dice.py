@@ -614,10 +614,10 @@ def _pairs_decided(
     """
     probs, two = probs.copy(), []
     for p in pairs:
-        apart = math.dist((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y)) >= PAIR_APART * die_side
+        pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
+        apart = math.dist(*pair) >= PAIR_APART * die_side
         if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= DIE_PROBABILITY:
             two.append(p)
-            pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
             for j, c in enumerate(cands):
                 if j not in (p.a, p.b) and _between(c, pair):
                     probs[j, 0] = 1.0
