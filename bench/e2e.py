@@ -88,7 +88,9 @@ class Tally:
     confirmed: int = 0  # plays the referee asked the table about, and the table confirmed
     dice_confirmed: int = 0  # throws the referee asked the table about, and the table confirmed
     roll_confirmed: int = 0  # rolls misread that the table was asked about (a play fitting another)
-    played_on: int = 0  # throws the referee waited on (it could not read them) that the players played
+    # throws the referee waited on (it could not read them), or asked about naming a face they did not
+    # show, that the players played
+    played_on: int = 0
     played_confirmed: int = 0  # of those, the ones whose play named the roll and the table confirmed it
     played_unnamed: int = 0  # of those, plays left without a verdict (counted here, not as legal or illegal)
     reads: int = 0  # frames the board reader actually read (a still picture is read once)
@@ -354,20 +356,22 @@ class Bench:
         return caught
 
     def asked_wrongly(self) -> bool:
-        """The referee asked about a good throw's dice and named a face they do not show: the players
-        throw both again, as the question asks (counted; a throw asked about rightly was confirmed)."""
+        """The referee asked about a good throw's dice and named a face they do not show: the dice lie
+        flat, so the players play the roll they threw, as the question asks (counted; a throw asked about
+        rightly was confirmed)."""
         assert self.session is not None
         if self.session.dice_question is None:
             return False
         self.tally.rolls["asked wrongly"] += 1
-        self.trace(f"asked whether the dice show {self.session.dice_question}: thrown again")
+        self.trace(f"asked whether the dice show {self.session.dice_question}: played on")
         return True
 
     def throw(self, board: Board, mover: Side, dice: tuple[int, int]) -> Generator[Frame, None, bool]:
         """The roller throws until the dice count, the last throw showing ``dice`` (a throw that must be
         thrown again shows numbers of its own, as real dice do); False when the referee took no roll, or
         took a throw that had to be thrown again, and the game cannot go on in step. Told it cannot read
-        a die, the players play on regardless (``playing_on``; True): the play may name the roll."""
+        a die, or asked about faces the dice do not show, the players play on (``playing_on``; True): the
+        play may name the roll."""
         half = self.orientation.throwing_half(mover)
         self.playing_on = False
         while True:
@@ -380,9 +384,11 @@ class Bench:
                 if answer and answer.signal == Signal.ROLL_OK:
                     return False  # a bad throw taken as a roll: the session is out of step
                 continue
-            if answer is None and self.asked_wrongly():
-                continue
             self.thrown = dice
+            if answer is None and self.asked_wrongly():
+                self.tally.played_on += 1
+                self.playing_on = True
+                return True
             if answer is None or answer.signal != Signal.ROLL_OK:
                 # a good throw called for a reroll annoys the table as much as a roll never read
                 kind = "false reroll" if answer and answer.signal == Signal.REROLL else "stall"
@@ -691,12 +697,13 @@ def main(argv: list[str] | None = None) -> int:
         f"taken as a roll {t.rerolls_taken} (target 0)",
         f"rolls read right:          {_pct(t.rolls, 'read')}; wrong {t.rolls['wrong']}",
         f"good throws called for a reroll: {t.rolls['false reroll']}; rolls not read: {t.rolls['stall']}; "
-        f"asked about with a wrong face (thrown again): {t.rolls['asked wrongly']}",
+        f"asked about with a wrong face (played on): {t.rolls['asked wrongly']}",
         f"results and scores right:  {_pct(t.results, 'right')}; wrong {t.results['wrong']}, "
         f"game left unfinished (the referee stalled): {t.results['stall']}",
         f"plays the table confirmed when asked (amber): {t.confirmed}; throws: {t.dice_confirmed}; "
         f"rolls read otherwise: {t.roll_confirmed}",
-        f"throws not read, played on: {t.played_on}; the roll the play fits confirmed: "
+        f"throws not read or asked about wrongly, played on: {t.played_on}; "
+        "the roll the play fits confirmed: "
         f"{t.played_confirmed}; no roll named: {t.played_unnamed}",
         f"takes the record followed:  {t.cube['taken']} of {t.cube['taken'] + t.cube['missed']}; "
         f"questions about a cube that lay where the record has it: {t.cube['questions']} (target 0)",

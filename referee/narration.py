@@ -88,13 +88,17 @@ def lone_unread_die() -> str:
 
 
 def ask_dice(faces: Sequence[int], opening: bool) -> str:
-    """The question about dice the reader is not sure of. House rule: both dice are thrown again; at the
-    opening only the die that leans."""
+    """The question about dice the reader is not sure of. A die that leans is thrown again (house rule:
+    both dice; at the opening only the die that leans). Flat dice showing other numbers are played as
+    they fell, and the play names the roll (``Session._played_unread``): a face misread is never a good
+    throw thrown again. At the opening, with no play to name it, they are thrown again."""
     shown = " and ".join(str(f) for f in faces)
-    leans = "; if a die leans, its owner alone" if opening else ""
+    question = f"not sure of the dice: a die may lean, or a face is unclear. Is it {shown}, every die flat? "
+    if opening:
+        return question + "Press ACCEPT if so; if not, throw both dice again; if a die leans, its owner alone"
     return (
-        f"not sure of the dice: a die may lean, or a face is unclear. Is it {shown}, every die flat? "
-        f"Press ACCEPT if so; if not, throw both dice again{leans}"
+        question + "Press ACCEPT if so; if a die leans, throw both dice again; if the dice show other "
+        "numbers, play them: the play names the roll"
     )
 
 

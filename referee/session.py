@@ -383,8 +383,9 @@ class Session:
     ) -> list[Say]:
         """Does what the call on a throw says; ``take`` plays the numbers it names."""
         self.call = call
-        # a throw waited on may be played anyway: its play then names the roll (``_played_unread``)
-        waited = call.kind is CallKind.WAIT and mover is not None and len(dice) in (1, 2)
+        # a throw waited on, or asked about (the table may find a face other than the one named), may be
+        # played anyway: its play then names the roll (``_played_unread``)
+        waited = call.kind in (CallKind.WAIT, CallKind.ASK) and mover is not None and len(dice) in (1, 2)
         self.watch.unread = dice if waited else None
         if call.kind is CallKind.REROLL:
             self.throws.call_again(dice)
@@ -410,8 +411,9 @@ class Session:
         return not shows(reading, self.options.orientation, self.game.board)
 
     def _played_unread(self, obs: Observation) -> list[Say]:
-        """A throw the referee could not read, played anyway: the one roll the board fits is asked about
-        (``referee.unread``), and asked again if the board changes to fit another."""
+        """A throw the referee could not read, or asked about, played anyway: the one roll the board fits
+        (a die not read surely may show any face) is asked about (``referee.unread``), and asked again if
+        the board changes to fit another."""
         w, reading = self.watch, obs.reading
         assert w.unread is not None and reading is not None and self.game is not None
         mover = self.game.on_roll

@@ -38,7 +38,7 @@ class Watch:
     # the roll the table was asked whether it threw (the play fits it, not the roll read), the play
     # it makes legal, and when the question was asked
     roll_question: tuple[tuple[int, int], Play, float] | None = None
-    # a throw the referee waits on, unable to read it (a die's value None: not read)
+    # a throw the referee waits on, unable to read it, or asks about (a die's value None: not read surely)
     unread: Dice | None = None
     # the one roll the play made after that throw fits, and the play: the table was asked (``unread``)
     roll_from_play: Fit | None = None

@@ -226,6 +226,27 @@ def test_dice_it_is_not_sure_of_are_asked_about_and_accept_takes_them() -> None:
     assert sorted(t.session.game.dice) == [2, 4] and t.session.on_roll is Side.DARK
 
 
+def test_dice_asked_about_with_a_face_they_do_not_show_are_played_and_the_play_names_the_roll() -> None:
+    """Dark threw 6-3; the 3 is read unsurely as a 4, so the referee asks about 6-4. The dice are flat,
+    so dark plays 6-3 as the question says, rather than throwing a good throw again: the board fits 6-3
+    alone of the rolls with a 6, and ACCEPT records that roll and the play, not the faces asked about."""
+    t = table()
+    board = dark_to_roll(t)
+    asked = [die(6, "left"), unclear(4, "left", shift=50)]
+    said = t.see(board, asked)
+    assert signals(said) == ["CANNOT_SEE"] and "Is it 6 and 4, every die flat?" in said[0].text
+    assert "if a die leans, throw both dice again; if the dice show other numbers, play them" in said[0].text
+    played = after(board, Side.DARK, (6, 3), "24/18 13/10")
+    assert t.see(played, asked) == []  # moved, the dice still down: no verdict
+    said = t.see(played)
+    assert signals(said) == ["CANNOT_SEE"] and "fits 6-3 alone. Was it 6-3" in said[0].text
+    assert t.session.played_roll_question == (6, 3)
+    assert signals(t.press("ACCEPT")) == ["READY"]
+    assert t.session.board == played and t.session.on_roll is Side.LIGHT
+    rolls = [e.dice for e in t.session.game.history if e.kind is EventKind.ROLL]
+    assert rolls[-1] == (6, 3)
+
+
 def test_at_the_opening_a_die_that_may_lean_is_thrown_again_by_its_owner_alone() -> None:
     t = table()
     t.see(START)
