@@ -111,10 +111,19 @@ def ask_roll(mover: Side, read: tuple[int, int], other: tuple[int, int]) -> str:
     )
 
 
-def ask_roll_from_play(mover: Side, roll: tuple[int, int], play: str) -> str:
-    """The question about a throw the referee could not read, played anyway: the play fits one roll."""
+def ask_roll_from_play(
+    mover: Side, roll: tuple[int, int], play: str, others: Sequence[tuple[int, int]] = ()
+) -> str:
+    """The question about a throw the referee could not read, played anyway: the play fits ``roll`` and,
+    if any, ``others``.
+
+    >>> ask_roll_from_play(Side.DARK, (6, 3), "13/4", [(5, 4)])[:57]
+    "a die could not be read, and dark's play 13/4 fits 6-3 or"
+    """
+    fits = [dice_text(r) for r in (roll, *others)]
+    named = fits[0] + " alone" if len(fits) == 1 else ", ".join(fits[:-1]) + " or " + fits[-1]
     return (
-        f"a die could not be read, and {mover.value}'s play {play} fits {dice_text(roll)} alone. "
+        f"a die could not be read, and {mover.value}'s play {play} fits {named}. "
         f"Was it {dice_text(roll)}, both dice flat in {mover.value}'s half, played {play}? "
         "Press ACCEPT if so"
     )

@@ -411,9 +411,10 @@ class Session:
         return not shows(reading, self.options.orientation, self.game.board)
 
     def _played_unread(self, obs: Observation) -> list[Say]:
-        """A throw the referee could not read, or asked about, played anyway: the one roll the board fits
-        (a die not read surely may show any face) is asked about (``referee.unread``), and asked again if
-        the board changes to fit another."""
+        """A throw the referee could not read, or asked about, played anyway: the likeliest roll the board
+        fits (a die not read surely may show any face) is asked about (``referee.unread``); where several
+        fit, each left unanswered for ``ANSWER_WAIT`` seconds makes way for the next, round and round;
+        asked afresh when the board changes to fit others."""
         w, reading = self.watch, obs.reading
         assert w.unread is not None and reading is not None and self.game is not None
         mover = self.game.on_roll
@@ -423,26 +424,40 @@ class Session:
             # dice already lying in the next roller's half were thrown before this throw was lifted
             w.thrown_early = tuple(d for d in reading.dice if d.half is next_half and d.value is not None)
         asked = w.roll_from_play
-        if asked is not None and asked.sure and self._thrown_since(reading, next_half, w.thrown_early):
+        if (
+            asked is not None
+            and asked.sure
+            and asked.alone
+            and self._thrown_since(reading, next_half, w.thrown_early)
+        ):
             # the table played on without answering: once the next roller throws, a play stands (one
-            # read doubtfully waits for ACCEPT: which position stands is the table's to say)
+            # read doubtfully waits for ACCEPT: which position stands is the table's to say; so does one
+            # several rolls fit: which was thrown, only the table can say)
             return self._roll_from_play(obs.t, by_throw=True)
         faces = tuple(d.value for d in w.unread)
-        fit = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces)
-        if fit is not None and not fit.sure:
+        likeliest = tuple(d.likeliest for d in w.unread if d.value is None)
+        fits = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces, likeliest)
+        if fits and not fits[0].sure:
             # a doubtful count: asked about only once it has stayed so a while, as any unclear play
             w.unclear_since = obs.t if w.unclear_since is None else w.unclear_since
             if obs.t - w.unclear_since < self.options.unclear_after:
                 return []
         else:
             w.unclear_since = None
-        if fit == w.roll_from_play:
+        fresh = fits != w.fits
+        if fresh:
+            w.fits, ask = fits, (fits[0] if fits else None)
+        elif asked is not None and len(fits) > 1 and obs.t - w.fit_asked >= ANSWER_WAIT:
+            ask = fits[(fits.index(asked) + 1) % len(fits)]  # left unanswered: the next roll it fits
+        else:
             return []
-        w.roll_from_play = fit
-        if fit is None:
+        w.roll_from_play, w.fit_asked = ask, obs.t
+        if ask is None:
             return []
-        text = narration.ask_roll_from_play(mover, fit.roll, fit.play.text)
-        self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
+        others = [f.roll for f in fits if f is not ask]
+        text = narration.ask_roll_from_play(mover, ask.roll, ask.play.text, others)
+        if fresh:  # the record keeps the question once, not every turn of it
+            self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
 
     def _thrown_since(self, reading: BoardReading, half: Half, early: Dice) -> bool:

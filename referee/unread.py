@@ -3,13 +3,14 @@
 A die the reader cannot make out leaves the referee waiting ("cannot read a die"). Players at a table
 play on regardless: they read their dice, move, and lift them. The settled board then says which roll
 was played: of every roll the faces read allow (a die read stays as read, a die not read may show any
-face), the rolls for which the board is a legal result. When exactly one roll fits, the table is asked
-whether that was the roll and the play (ACCEPT records both); a board read doubtfully is asked about
-the same way, by its likeliest play, once it has stayed so for a while, as any unclear play is. When
-none or several fit, or nothing moved, the referee goes on waiting. It does not take the roll on the
-play alone: a play that fits one roll is also what a player who miscounted would leave. Only when the
-table leaves the question unanswered and the next roller throws does the play stand, as the rules
-have it, with the one roll it fits (``Session._played_unread``).
+face), the rolls for which the board is a legal result. The table is asked whether the likeliest of
+them was the roll and the play (ACCEPT records both), and where several fit, about the next one after a
+while, round and round until it answers; a board read doubtfully is asked about the same way, by its
+likeliest play, once it has stayed so for a while, as any unclear play is. When none fits, or nothing
+moved, the referee goes on waiting. It does not take the roll on the play alone: a play that fits one
+roll is also what a player who miscounted would leave. Only when the table leaves the question
+unanswered and the next roller throws does the play stand, as the rules have it, and only where one
+roll fits it (``Session._played_unread``).
 
     >>> rolls_allowed((6, None))
     [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]
@@ -44,12 +45,14 @@ def rolls_allowed(faces: Sequence[int | None]) -> list[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Fit:
-    """The one roll a play fits, and the play; ``sure`` when the reading shows that play, not only
-    likeliest among the plays a doubtful count leaves open (the table is then asked after a while)."""
+    """A roll a play fits, and the play; ``sure`` when the reading shows that play, not only likeliest
+    among the plays a doubtful count leaves open (the table is then asked after a while); ``alone`` when
+    no other roll fits it."""
 
     roll: tuple[int, int]
     play: Play
     sure: bool
+    alone: bool
 
 
 def roll_played(
@@ -58,10 +61,12 @@ def roll_played(
     mover: Side,
     before: Board,
     faces: Sequence[int | None],
-) -> Fit | None:
-    """The one roll of those ``faces`` allow for which the board ``reading`` shows (or, read doubtfully,
-    most likely shows) is a legal result of ``mover``'s play from ``before``; None when the board shows
-    no move, none of them, or a play more than one roll allows."""
+    likeliest: Sequence[int | None] = (),
+) -> list[Fit]:
+    """Every roll of those ``faces`` allow for which the board ``reading`` shows (or, read doubtfully,
+    most likely shows) is a legal result of ``mover``'s play from ``before``, likeliest first: the rolls
+    with more of the ``likeliest`` faces of the dice not read (as the reader ranked them), then the
+    higher. Empty when the board shows no move or none of them."""
     start = before.position(mover)
     plays = {roll: legal_plays(start, roll) for roll in rolls_allowed(faces)}
     seen = explain(reading, orientation, mover, before, [p for ps in plays.values() for p in ps])
@@ -70,11 +75,14 @@ def roll_played(
     elif seen.verdict is Verdict.UNCLEAR and seen.candidates:
         shown, sure = seen.candidates[0], False
     else:
-        return None
+        return []
     if shown.result == start:
-        return None
-    fits = [(roll, p) for roll, ps in plays.items() for p in ps if p.result == shown.result]
-    if len({roll for roll, _ in fits}) != 1:
-        return None
-    roll, play = fits[0]
-    return Fit(roll, play, sure)
+        return []
+    fits: dict[tuple[int, int], Play] = {}
+    for roll, ps in plays.items():
+        for p in ps:
+            if p.result == shown.result:
+                fits.setdefault(roll, p)  # one play per roll: its ways of writing reach the same board
+    hinted = [f for f in likeliest if f is not None]
+    ranked = sorted(fits, key=lambda roll: (-sum(f in roll for f in hinted), [-d for d in roll]))
+    return [Fit(roll, fits[roll], sure, alone=len(fits) == 1) for roll in ranked]

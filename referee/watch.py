@@ -40,8 +40,11 @@ class Watch:
     roll_question: tuple[tuple[int, int], Play, float] | None = None
     # a throw the referee waits on, unable to read it, or asks about (a die's value None: not read surely)
     unread: Dice | None = None
-    # the one roll the play made after that throw fits, and the play: the table was asked (``unread``)
+    # the rolls the play made after that throw fits, likeliest first (``unread``); the one the table was
+    # asked about now, and when
+    fits: list[Fit] = field(default_factory=list)
     roll_from_play: Fit | None = None
+    fit_asked: float = 0.0
     # the dice lying in the next roller's half when that throw was first seen lifted: thrown before it
     # was, so too early (None until it is seen lifted)
     thrown_early: Dice | None = None
@@ -71,6 +74,7 @@ class Watch:
             self.roll_question = (roll, play, asked + seconds)
         board, since = self.replay_board
         self.replay_board = (board, since + seconds)
+        self.fit_asked += seconds
 
     def ask_now(self, t: float, after: float) -> bool:
         """True once, when the play has been unclear for ``after`` seconds: the table is asked then."""

@@ -576,17 +576,52 @@ def test_a_throw_it_cannot_read_is_named_by_the_play_made_anyway() -> None:
     assert [k for k, _ in t.session.log][-4:] == ["unclear", "confirmed", "roll", "play"]
 
 
-def test_a_play_that_fits_several_rolls_or_none_names_no_roll() -> None:
+def test_a_play_that_fits_several_rolls_is_asked_about_one_roll_at_a_time() -> None:
     """One die seen that cannot be read (it may be two): a checker moved nine pips from the midpoint
-    fits 6-3 and 5-4 alike, and a board left as it was is no play; the referee goes on waiting and takes
-    the next throw it can read."""
+    fits 6-3 and 5-4 alike. The table is asked about 6-3 (the higher; no face was made out), and, left
+    unanswered, about 5-4. Light's throw meanwhile does not make the play stand: which roll it was, only
+    the table can say. ACCEPT on 5-4 records 5-4, and light's throw, made after dark's dice were lifted,
+    is then read as light's roll."""
     t = table()
     board = dark_to_roll(t)
     said = t.see(board, [die(None, "left", unreadable=True)])
     assert signals(said) == ["CANNOT_SEE"]
-    assert t.see(after(board, Side.DARK, (6, 3), "13/4")) == []
+    played = after(board, Side.DARK, (5, 4), "13/4")
+    said = t.see(played)
+    assert signals(said) == ["CANNOT_SEE"] and "play 13/4 fits 6-3 or 5-4. Was it 6-3" in said[0].text
+    questions = [k for k, _ in t.session.log].count("unclear")
+    thrown = [die(5, "right"), die(2, "right", shift=40)]
+    said = t.see(played, thrown, frames=30)  # three seconds: the next roll it fits
+    assert signals(said) == ["CANNOT_SEE"] and "fits 5-4 or 6-3. Was it 5-4" in said[0].text
+    assert [k for k, _ in t.session.log].count("unclear") == questions  # the record keeps it once
+    assert t.session.played_roll_question == (5, 4) and t.session.game.dice is None
+    assert signals(t.press("ACCEPT")) == ["READY"]
+    rolls = [e.dice for e in t.session.game.history if e.kind is EventKind.ROLL]
+    assert rolls[-1] == (5, 4) and t.session.board == played and t.session.on_roll is Side.LIGHT
+    assert signals(t.see(played, thrown, frames=4)) == ["ROLL_OK"] and t.session.game.dice == (5, 2)
+
+
+def test_the_faces_the_reader_ranked_first_are_asked_about_first() -> None:
+    """Dark's 5 is read and the other die not, but the reader's likeliest face for it was a 4: a play
+    of 13/4 fits 5-4 alone of the rolls with a 5, and of two unread dice whose likeliest faces were 5
+    and 4, 5-4 is asked about before 6-3."""
+    t = table()
+    board = dark_to_roll(t)
+    unsure = [replace(die(None, "left", unreadable=True), likeliest=5), unclear(4, "left", shift=50)]
+    assert signals(t.see(board, unsure)) == ["CANNOT_SEE"]
+    said = t.see(after(board, Side.DARK, (5, 4), "13/4"))
+    assert signals(said) == ["CANNOT_SEE"] and "fits 5-4 or 6-3. Was it 5-4" in said[0].text
+
+
+def test_a_board_left_as_it_was_names_no_roll() -> None:
+    """A board left as it was is no play: the referee goes on waiting and takes the next throw it can
+    read."""
+    t = table()
+    board = dark_to_roll(t)
+    said = t.see(board, [die(None, "left", unreadable=True)])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert t.see(board) == []  # lifted: nothing played
     assert t.session.played_roll_question is None
-    assert t.see(board) == []  # put back, lifted: nothing played
     assert signals(t.see(board, [die(6, "left", shift=10), die(4, "left", shift=60)])) == ["ROLL_OK"]
     assert t.session.game.dice == (6, 4)
 
