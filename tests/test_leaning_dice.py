@@ -108,6 +108,19 @@ LEANING = [
         Side.LIGHT,
         id="top-and-side-faces-read-as-two-dice",
     ),
+    # A 3 leaning on the bar's wall: its side faces, one over the bar and one below, each read as a die
+    # no face of which can be made out, beside the 1: four dice. Finds with no face against a die that
+    # leans are its side faces where the throw shows more than two.
+    pytest.param(
+        3,
+        (2, 3, 1, 2, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 1, 0, 0, 0),
+        (0, 3, 0, 0, 0, 3, 0, 3, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0),
+        CubeSpec(64, "centre"),
+        979,
+        (DieAt(3, 0.548, 0.53876, cocked=True, angle=64.5346), DieAt(1, 0.80212, 0.53681, angle=69.2570)),
+        Side.LIGHT,
+        id="side-faces-read-as-faceless-dice",
+    ),
 ]
 
 

@@ -708,9 +708,28 @@ def find_dice(
     if quad is not None and checkers is not None and (same_board or calibration):
         found = [cands[i] for i in kept]
         readings += _looked_for(image, quad, proposed, found, board, peaks, on_checker_valid, same_board)
+    if quad is not None:
+        readings = _side_faces_dropped(readings, _die_side(quad))
     if quad is not None and len(readings) == 1 and _lies_flat_on_the_board(readings[0]):
         readings = _closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)
+
+
+def _side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
+    """``readings`` less the finds with no face read that lie within ``CROPPED_IN`` die sides of a die
+    that leans, where there are more than a throw's two. A die leaning on the bar's wall or a checker
+    shows side faces around its top one, and each may read as a die no face of which can be made out:
+    the throw shows three dice or four, and the referee waits on a throw that must be thrown again.
+    Two dice cannot hold a third, and whatever lies against a leaning die, the throw is thrown again."""
+    if len(readings) <= 2:
+        return readings
+    leaning = [d.center for d in readings if d.cocked]
+
+    def side_face(d: DieReading) -> bool:
+        faceless = d.value is None and not d.cocked
+        return faceless and any(math.dist(d.center, c) < CROPPED_IN * side for c in leaning)
+
+    return [d for d in readings if not side_face(d)]
 
 
 def _one_leaning_die_of_a_pair(
