@@ -439,6 +439,16 @@ class Bench:
             yield from self.show(Shot(after, hands=(HandAt(0.5, 1.0 - y),), frames=1))
             answer, _ = yield from self.show(Shot(after, frames=4), until=verdicts)
             heard += self.heard
+        turns = 0
+        while answer is None and self.playing_on and self.session.played_roll_question is not None:
+            # asked about the rolls the play fits one at a time: the players wait for theirs to come round
+            # (each look lasts longer than a question), once round them all
+            if turns == len(self.session.watch.fits):
+                break
+            self.asked = True
+            answer, _ = yield from self.show(Shot(after, dice=thrown, frames=1), until=verdicts)
+            heard += self.heard
+            turns += 1
         if answer is not None:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
         if early and answer is not None:
