@@ -190,6 +190,17 @@ def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, f
     return text
 
 
+def illegal_unread(mover: Side, fixes: Sequence[str]) -> str:
+    """A play after a throw the referee could not read that no roll the dice may have shown allows, and
+    its remedy: the position before the roll restored (``fixes`` say what to put back), the throw played
+    again."""
+    text = (
+        f"illegal play by {mover.value}: no roll the dice may have shown allows it (a die could not be "
+        "read). restore the position before the roll and play the throw again"
+    )
+    return text + (f" ({'; '.join(fixes)})" if fixes else "")
+
+
 def game_over(
     result: GameResult,
     score: tuple[int, int],

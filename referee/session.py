@@ -367,6 +367,8 @@ class Session:
 
     def _roll(self, obs: Observation) -> list[Say]:
         assert obs.reading is not None and self.game is not None
+        if self.watch.unread_illegal and shows(obs.reading, self.options.orientation, self.game.board):
+            return self._unread_restored(obs)
         if self._unread_played(obs.reading):
             return self._played_unread(obs)
         dice = self._new_throw(obs.reading)
@@ -437,6 +439,11 @@ class Session:
         faces = tuple(d.value for d in w.unread)
         likeliest = tuple(d.likeliest for d in w.unread if d.value is None)
         fits = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces, likeliest)
+        if not fits and faces != _surely_read(w.unread):
+            # a face read less than surely may be another: the rolls it allows too, its own first
+            hints = likeliest + tuple(f for f in faces if f is not None)
+            wide = _surely_read(w.unread)
+            fits = unread.roll_played(reading, self.options.orientation, mover, self.game.board, wide, hints)
         if fits and not fits[0].sure:
             # a doubtful count: asked about only once it has stayed so a while, as any unclear play
             w.unclear_since = obs.t if w.unclear_since is None else w.unclear_since
@@ -444,6 +451,8 @@ class Session:
                 return []
         else:
             w.unclear_since = None
+        if not fits and not self.options.rules.tournament_mode:
+            return self._unread_illegal(obs)
         fresh = fits != w.fits
         if fresh:
             w.fits, ask = fits, (fits[0] if fits else None)
@@ -459,6 +468,37 @@ class Session:
         if fresh:  # the record keeps the question once, not every turn of it
             self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
+
+    def _unread_illegal(self, obs: Observation) -> list[Say]:
+        """A play after a throw the referee could not read that no roll the dice may have shown allows (a
+        die read less surely than ``throws.SURE_ROLL`` may show any face): illegal whatever was thrown,
+        called once the board has held for ``illegal_frames`` settled frames, as any illegal play is. The
+        position before the roll is restored and the throw played again, and the new play is followed as
+        this one was. Under a tournament's policies the play is left to the players (nothing is called)."""
+        w, reading, game = self.watch, obs.reading, self.game
+        assert w.unread is not None and reading is not None and game is not None and game.on_roll is not None
+        if w.unread_illegal:
+            return []
+        faces = _surely_read(w.unread)
+        board = unread.no_roll_allows(reading, self.options.orientation, game.on_roll, game.board, faces)
+        if board is None or not w.illegal_holds(board, obs.t, False, self.options):
+            return []
+        w.unread_illegal, w.illegal_run = True, []
+        sure = differences(game.board, reading, self.options.orientation, sure_only=True)
+        text = narration.illegal_unread(game.on_roll, [d.fix for d in sure])
+        entry = Entry("illegal", obs.t, game.on_roll, None, None, Verdict.ILLEGAL, text, text)
+        self._log(entry, evidence=obs, board=board)
+        return [Say(Signal.ILLEGAL, text)]
+
+    def _unread_restored(self, obs: Observation) -> list[Say]:
+        """The position before a throw not read is back after its play was called illegal: the throw is
+        played again, and followed as before."""
+        assert self.game is not None and self.game.on_roll is not None
+        self.watch.unread_illegal = False
+        self.watch.fits, self.watch.roll_from_play = [], None
+        text = f"the position is restored: {self.game.on_roll.value} plays the throw again"
+        self._log(Entry("restored", obs.t, side=self.game.on_roll, text=text))
+        return [Say(Signal.ROLL_OK, text)]
 
     def _thrown_since(self, reading: BoardReading, half: Half, early: Dice) -> bool:
         """Whether the next roller's own throw has settled in its ``half``: two dice read there that are
@@ -848,3 +888,8 @@ class Session:
         board = board or self.board
         on_roll = self.on_roll or Side.LIGHT
         self.journal.record(self.game_id, entry, board, on_roll, image, resume.snapshot(self))
+
+
+def _surely_read(dice: Dice) -> tuple[int | None, ...]:
+    """The faces of ``dice`` read at ``throws.SURE_ROLL`` or above; None for the others (any face)."""
+    return tuple(d.value if d.confidence >= throws.SURE_ROLL else None for d in dice)

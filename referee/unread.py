@@ -10,7 +10,9 @@ likeliest play, once it has stayed so for a while, as any unclear play is. When 
 moved, the referee goes on waiting. It does not take the roll on the play alone: a play that fits one
 roll is also what a player who miscounted would leave. Only when the table leaves the question
 unanswered and the next roller throws does the play stand, as the rules have it, and only where one
-roll fits it (``Session._played_unread``).
+roll fits it (``Session._played_unread``). A board read surely that no roll the dice may have shown makes
+a legal result (a die read less than surely may show any face) is an illegal play whatever was thrown
+(``no_roll_allows``).
 
     >>> rolls_allowed((6, None))
     [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]
@@ -86,3 +88,17 @@ def roll_played(
     hinted = [f for f in likeliest if f is not None]
     ranked = sorted(fits, key=lambda roll: (-sum(f in roll for f in hinted), [-d for d in roll]))
     return [Fit(roll, fits[roll], sure, alone=len(fits) == 1) for roll in ranked]
+
+
+def no_roll_allows(
+    reading: BoardReading, orientation: Orientation, mover: Side, before: Board, faces: Sequence[int | None]
+) -> Board | None:
+    """The board ``reading`` shows surely, when it differs from ``before`` and no roll of those ``faces``
+    allow makes it a legal result of ``mover``'s play; None otherwise (a legal result, a board read
+    doubtfully, or none moved)."""
+    start = before.position(mover)
+    plays = [p for roll in rolls_allowed(faces) for p in legal_plays(start, roll)]
+    seen = explain(reading, orientation, mover, before, plays)
+    if seen.verdict is not Verdict.ILLEGAL or seen.board is None or seen.board == before:
+        return None
+    return seen.board

@@ -45,6 +45,8 @@ class Watch:
     fits: list[Fit] = field(default_factory=list)
     roll_from_play: Fit | None = None
     fit_asked: float = 0.0
+    # the play made after that throw was called illegal whatever was thrown: the position is to be restored
+    unread_illegal: bool = False
     # the dice lying in the next roller's half when that throw was first seen lifted: thrown before it
     # was, so too early (None until it is seen lifted)
     thrown_early: Dice | None = None

@@ -626,6 +626,36 @@ def test_a_board_left_as_it_was_names_no_roll() -> None:
     assert t.session.game.dice == (6, 4)
 
 
+def test_a_play_no_roll_the_dice_may_show_allows_is_illegal_and_replayed() -> None:
+    """Dark's 6 is read surely, the other die not. Dark plays 13/10 13/9, which no roll with a 6
+    allows: illegal whatever the other die showed, and called so. The position restored, dark plays the
+    throw again, 24/18 13/10, which fits 6-3 alone, and the table is asked about it."""
+    t = table()
+    board = dark_to_roll(t)
+    unread = [die(6, "left"), die(None, "left", shift=50, unreadable=True)]
+    assert signals(t.see(board, unread)) == ["CANNOT_SEE"]
+    said = t.see(after(board, Side.DARK, (4, 3), "13/10 13/9"), frames=3)
+    assert signals(said) == ["ILLEGAL"]
+    assert "illegal play by dark: no roll the dice may have shown allows it" in said[0].text
+    said = t.see(board, frames=2)
+    assert signals(said) == ["ROLL_OK"] and "dark plays the throw again" in said[0].text
+    said = t.see(after(board, Side.DARK, (6, 3), "24/18 13/10"))
+    assert signals(said) == ["CANNOT_SEE"] and "fits 6-3 alone" in said[0].text
+    assert signals(t.press("ACCEPT")) == ["READY"] and t.session.on_roll is Side.LIGHT
+
+
+def test_a_face_read_unsurely_may_be_another_when_the_play_fits_none_with_it() -> None:
+    """Dark's dice were read 6 (at 0.8, less than surely) and a die not read. Dark plays 13/10 13/9,
+    which no roll with a 6 allows: the 6 may have been another face, and of every roll the play fits
+    4-3 alone, so the table is asked about it rather than the play called illegal."""
+    t = table()
+    board = dark_to_roll(t)
+    unsure_six = replace(die(6, "left"), confidence=0.8)
+    assert signals(t.see(board, [unsure_six, die(None, "left", shift=50, unreadable=True)])) == ["CANNOT_SEE"]
+    said = t.see(after(board, Side.DARK, (4, 3), "13/10 13/9"), frames=3)
+    assert signals(said) == ["CANNOT_SEE"] and "fits 4-3 alone. Was it 4-3" in said[0].text
+
+
 def test_a_throw_before_an_unread_throw_was_lifted_does_not_count() -> None:
     """Light throws while dark, whose throw the referee could not read, has played and lifted: once the
     table confirms the roll dark's play fits, light's throw is called too early, as after any play."""
