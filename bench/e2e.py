@@ -439,16 +439,9 @@ class Bench:
             yield from self.show(Shot(after, hands=(HandAt(0.5, 1.0 - y),), frames=1))
             answer, _ = yield from self.show(Shot(after, frames=4), until=verdicts)
             heard += self.heard
-        turns = 0
-        while answer is None and self.playing_on and self.session.played_roll_question is not None:
-            # asked about the rolls the play fits one at a time: the players wait for theirs to come round
-            # (each look lasts longer than a question), once round them all
-            if turns == len(self.session.watch.fits):
-                break
-            self.asked = True
-            answer, _ = yield from self.show(Shot(after, dice=thrown, frames=1), until=verdicts)
+        if answer is None and self.playing_on:
+            answer = yield from self.round_the_rolls(Shot(after, dice=thrown, frames=1), verdicts)
             heard += self.heard
-            turns += 1
         if answer is not None:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
         if early and answer is not None:
@@ -457,6 +450,21 @@ class Bench:
             self.heard = heard
             self.called_again("early")
         return answer, lifted
+
+    def round_the_rolls(self, shot: Shot, verdicts: tuple[Signal, ...]) -> Generator[Frame, None, Say | None]:
+        """Asked about the rolls a play fits one at a time, the players keep ``shot`` on the table until
+        theirs comes round (each look lasts longer than a question), once round them all; the verdict, or
+        None. ``heard`` holds what was said meanwhile."""
+        answer, heard, turns = None, [], 0
+        while answer is None and self.session.played_roll_question is not None:
+            if turns == len(self.session.watch.fits):
+                break
+            self.asked = True
+            answer, _ = yield from self.show(shot, until=verdicts)
+            heard += self.heard
+            turns += 1
+        self.heard = heard
+        return answer
 
     def trace(self, what: str) -> None:
         """Notes a missed call with the dice the reader last reported, for the run's end."""
@@ -625,9 +633,10 @@ class Bench:
         yield from self.show(Shot(board, hands=(HandAt(0.5, 0.5),), frames=1))
         restored, _ = yield from self.show(Shot(board, frames=4), until=(Signal.ROLL_OK,))
         yield from self.show(Shot(after, hands=(HandAt(0.5, 0.5),), frames=1))
-        answer, _ = yield from self.show(
-            Shot(after, frames=4), until=(Signal.READY, Signal.GAME_OVER, Signal.ILLEGAL)
-        )
+        replayed = (Signal.READY, Signal.GAME_OVER, Signal.ILLEGAL)
+        answer, _ = yield from self.show(Shot(after, frames=4), until=replayed)
+        if answer is None and self.playing_on:  # the throw was not read: the replay may name its roll
+            answer = yield from self.round_the_rolls(Shot(after, frames=1), replayed)
         if restored is None or answer is None or answer.signal == Signal.ILLEGAL:
             self.tally.legal["stall" if answer is None else "illegal"] += 1
             self.resync(after, mover.other)
