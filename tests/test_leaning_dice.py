@@ -159,3 +159,14 @@ def test_two_dice_lying_together_are_two_beside_a_peak_that_takes_in_both() -> N
     call = _call(17, board, CubeSpec(2, "top"), 1755, dice, Side.LIGHT, 1758, CubeSpec(64, "centre"))
     # the 2, half of the pair and read less surely than a lone die must be, may be asked about
     assert call.kind in (CallKind.ROLL, CallKind.ASK) and sorted(call.dice) == [2, 5]
+
+
+def test_half_of_a_pair_the_flags_network_sees_lean_is_asked_about() -> None:
+    """The first leaning throw above a few frames on (the turn's still four shots later): the 3 leaning
+    on a checker's rim against the 6 is now one half of a pair, the flags network sees it lean and the
+    value reader reads no face surely. The table is asked whether every die lies flat (a leaning die is
+    thrown again), not left waiting on a die it cannot read."""
+    light, dark = LEANING[0].values[1:3]
+    dice = (DieAt(3, 0.548, 0.44047, cocked=True, angle=24.3565), DieAt(6, 0.57562, 0.42688, angle=24.3565))
+    call = _call(7, Board(light, dark), CubeSpec(4, "top"), 522, dice, Side.LIGHT)
+    assert call.kind is CallKind.ASK and "a die may lean" in call.reason

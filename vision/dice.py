@@ -1179,7 +1179,8 @@ def _reading(
 ) -> DieReading | None:
     """One found die as the referee reads it; None for a find beyond the field that is no clear die.
     ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
-    other: its face counts only when surely read, and an unsure one is not asked about. ``crowded``:
+    other: its face counts only when surely read, and an unsure one is not asked about unless the
+    flags network sees it lean (the table is asked whether every die lies flat). ``crowded``:
     another die lies within ``CROPPED_IN`` die sides (as the two of a pair do)."""
     if (half_of_a_pair or crowded) and look.cocked and _cocked_odds(p) <= 0.0:
         # the other die's edge and side beside a flat die look like a lean to the flags network: unless
@@ -1191,13 +1192,14 @@ def _reading(
     confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
     unreadable = not look.cocked and confidence < (PAIR_READABLE if half_of_a_pair else READABLE)
     likeliest: int | None = None if look.cocked else value
-    if half_of_a_pair and unreadable:
+    if look.doubtful:
+        # a die the flags network sees cocked, with a face up: whether it counts is the table's call, so
+        # it is reported unreadable with its likeliest face (pips cannot tell a lean). The table asked
+        # throws a leaning die again and plays flat dice showing another face, which names the roll
+        unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
+    elif half_of_a_pair and unreadable:
         # the other die's pips are in the crop and in a pip count: no face is likely enough to name
         likeliest = None
-    elif look.doubtful:
-        # a face plainly up on a die the flags network sees cocked: whether it counts is the table's
-        # call, so it is reported unreadable with its face (pips cannot tell a lean)
-        unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
     elif unreadable:
         pips = _pip_count(image, c)
         if pips == value:
