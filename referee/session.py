@@ -451,18 +451,19 @@ class Session:
                 return []
         else:
             w.unclear_since = None
-        if not fits and not self.options.rules.tournament_mode:
-            return self._unread_illegal(obs)
+        if not fits:
+            # no question stands on a board no roll fits (ACCEPT must not take a play no longer shown)
+            w.fits, w.roll_from_play = [], None
+            return [] if self.options.rules.tournament_mode else self._unread_illegal(obs)
+        w.illegal_run = []
         fresh = fits != w.fits
         if fresh:
-            w.fits, ask = fits, (fits[0] if fits else None)
+            w.fits, ask = fits, fits[0]
         elif asked is not None and len(fits) > 1 and obs.t - w.fit_asked >= ANSWER_WAIT:
             ask = fits[(fits.index(asked) + 1) % len(fits)]  # left unanswered: the next roll it fits
         else:
             return []
         w.roll_from_play, w.fit_asked = ask, obs.t
-        if ask is None:
-            return []
         others = [f.roll for f in fits if f is not ask]
         text = narration.ask_roll_from_play(mover, ask.roll, ask.play.text, others)
         if fresh:  # the record keeps the question once, not every turn of it

@@ -644,6 +644,22 @@ def test_a_play_no_roll_the_dice_may_show_allows_is_illegal_and_replayed() -> No
     assert signals(t.press("ACCEPT")) == ["READY"] and t.session.on_roll is Side.LIGHT
 
 
+def test_a_question_about_the_roll_falls_when_the_board_fits_no_roll() -> None:
+    """Asked whether dark's 24/18 13/10 was 6-3, the table moves a checker on instead of answering: the
+    board now fits no roll with a 6, so ACCEPT confirms nothing (it would have recorded a play the board
+    no longer shows), and the play is called illegal once it holds."""
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [die(6, "left"), die(None, "left", shift=50, unreadable=True)])) == [
+        "CANNOT_SEE"
+    ]
+    said = t.see(after(board, Side.DARK, (6, 3), "24/18 13/10"))
+    assert "fits 6-3 alone" in said[0].text
+    t.see(after(board, Side.DARK, (4, 3), "13/10 13/9"), frames=1)
+    assert t.session.played_roll_question is None
+    assert "ROLL_OK" not in signals(t.press("ACCEPT")) and t.session.game.dice is None
+
+
 def test_a_face_read_unsurely_may_be_another_when_the_play_fits_none_with_it() -> None:
     """Dark's dice were read 6 (at 0.8, less than surely) and a die not read. Dark plays 13/10 13/9,
     which no roll with a 6 allows: the 6 may have been another face, and of every roll the play fits
