@@ -660,8 +660,10 @@ def find_dice(
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
     face as ``likeliest``: the referee asks the table), and one lying within ``CROPPED_IN`` die sides of
     another die unless the value reader, too, finds "cocked" likelier than every face (the other die's
-    edge in the crops looks like a lean). With a ``still`` (``vision.arrivals``: the field's
-    window before the throw) only what arrived since can be a die: what changed, or, when the still shows
+    edge in the crops looks like a lean). Where more than two dice are read, a find with no face lying
+    within ``CROPPED_IN`` die sides of a die that leans is its side face, and dropped. With a ``still``
+    (``vision.arrivals``: the field's window before the throw) only what arrived since can be a die:
+    what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot
     detector peak where the still's own peaks (``table_peaks``) saw nothing die-like. With
     ``calibration`` the still is the calibration frame's (``still_peaks`` its peaks), which shows the
