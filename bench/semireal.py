@@ -113,6 +113,11 @@ class Tally:
             f"{statistics.median(self.dice_ms):.1f} (target <= 10), "
             f"whole read {statistics.median(self.ms):.1f} (target <= 30)"
         ]
+        wrong: Counter[str] = Counter()
+        for c in self.by_kind.values():
+            wrong.update({k.split(": ", 1)[1]: v for k, v in c.items() if k.startswith("wrong: ")})
+        if wrong:
+            out.append("  wrong, by what: " + ", ".join(f"{k} {v}" for k, v in wrong.most_common()))
         for kind, c in sorted(self.by_kind.items()):
             out.append(f"  {kind:<26} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
         return out
