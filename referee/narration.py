@@ -173,9 +173,12 @@ def cannot_judge(reason: str, likeliest: Play | None) -> str:
     return text + "; please straighten the checkers or clear the view"
 
 
-def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, fixes: Sequence[str]) -> str:
+def illegal(
+    mover: Side, dice: tuple[int, int] | None, reason: str, tournament: bool, fixes: Sequence[str]
+) -> str:
     """An illegal play and its remedy: in tournament mode the opponent may accept it; under the house
-    remedy the position before the roll is restored (``fixes`` say what to put back) and played again."""
+    remedy the position before the roll is restored (``fixes`` say what to put back) and played again.
+    ``dice`` None: the throw was not read (the play is illegal whatever it showed)."""
     other = mover.other.value
     if tournament:
         remedy = (
@@ -183,22 +186,22 @@ def illegal(mover: Side, dice: tuple[int, int], reason: str, tournament: bool, f
             f"the play stands once {other} rolls"
         )
     else:
-        remedy = f"restore the position before the roll and play {dice_text(dice)} again"
-    text = f"illegal play by {mover.value} ({dice_text(dice)}): {reason}. {remedy}"
+        remedy = f"restore the position before the roll and play {_the_roll(dice)} again"
+    rolled = f" ({dice_text(dice)})" if dice is not None else ""
+    text = f"illegal play by {mover.value}{rolled}: {reason}. {remedy}"
     if fixes and not tournament:
         text += f" ({'; '.join(fixes)})"
     return text
 
 
-def illegal_unread(mover: Side, fixes: Sequence[str]) -> str:
-    """A play after a throw the referee could not read that no roll the dice may have shown allows, and
-    its remedy: the position before the roll restored (``fixes`` say what to put back), the throw played
-    again."""
-    text = (
-        f"illegal play by {mover.value}: no roll the dice may have shown allows it (a die could not be "
-        "read). restore the position before the roll and play the throw again"
-    )
-    return text + (f" ({'; '.join(fixes)})" if fixes else "")
+def restored(mover: Side, dice: tuple[int, int] | None) -> str:
+    """The position before an illegal play is back: ``mover`` plays the roll again (``dice`` None: the
+    throw, which was not read)."""
+    return f"the position is restored: {mover.value} plays {_the_roll(dice)} again"
+
+
+def _the_roll(dice: tuple[int, int] | None) -> str:
+    return dice_text(dice) if dice is not None else "the throw"
 
 
 def game_over(

@@ -436,14 +436,15 @@ class Session:
             # read doubtfully waits for ACCEPT: which position stands is the table's to say; so does one
             # several rolls fit: which was thrown, only the table can say)
             return self._roll_from_play(obs.t, by_throw=True)
+        seen = (reading, self.options.orientation, mover, self.game.board)
         faces = tuple(d.value for d in w.unread)
         likeliest = tuple(d.likeliest for d in w.unread if d.value is None)
-        fits = unread.roll_played(reading, self.options.orientation, mover, self.game.board, faces, likeliest)
-        if not fits and faces != _surely_read(w.unread):
+        played = unread.roll_played(*seen, faces, likeliest)
+        wide = throws.surely_read(w.unread)
+        if not played.fits and faces != wide:
             # a face read less than surely may be another: the rolls it allows too, its own first
-            hints = likeliest + tuple(f for f in faces if f is not None)
-            wide = _surely_read(w.unread)
-            fits = unread.roll_played(reading, self.options.orientation, mover, self.game.board, wide, hints)
+            played = unread.roll_played(*seen, wide, likeliest + tuple(f for f in faces if f is not None))
+        fits = played.fits
         if fits and not fits[0].sure:
             # a doubtful count: asked about only once it has stayed so a while, as any unclear play
             w.unclear_since = obs.t if w.unclear_since is None else w.unclear_since
@@ -454,7 +455,7 @@ class Session:
         if not fits:
             # no question stands on a board no roll fits (ACCEPT must not take a play no longer shown)
             w.fits, w.roll_from_play = [], None
-            return [] if self.options.rules.tournament_mode else self._unread_illegal(obs)
+            return [] if self.options.rules.tournament_mode else self._unread_illegal(obs, played.illegal)
         w.illegal_run = []
         fresh = fits != w.fits
         if fresh:
@@ -470,23 +471,23 @@ class Session:
             self._log(Entry("unclear", obs.t, verdict=Verdict.UNCLEAR, reason=text, text=text), evidence=obs)
         return [Say(Signal.CANNOT_SEE, text)]
 
-    def _unread_illegal(self, obs: Observation) -> list[Say]:
-        """A play after a throw the referee could not read that no roll the dice may have shown allows (a
-        die read less surely than ``throws.SURE_ROLL`` may show any face): illegal whatever was thrown,
-        called once the board has held for ``illegal_frames`` settled frames, as any illegal play is. The
-        position before the roll is restored and the throw played again, and the new play is followed as
-        this one was. Under a tournament's policies the play is left to the players (nothing is called)."""
+    def _unread_illegal(self, obs: Observation, board: Board | None) -> list[Say]:
+        """A play after a throw the referee could not read that no roll the dice may have shown allows
+        (``board``, read surely; a die read less surely than ``throws.SURE_ROLL`` may show any face):
+        illegal whatever was thrown, called once the board has held for ``illegal_frames`` settled
+        frames, as any illegal play is. The position before the roll is restored and the throw played
+        again, and the new play is followed as this one was. Under a tournament's policies the play is
+        left to the players (nothing is called)."""
         w, reading, game = self.watch, obs.reading, self.game
-        assert w.unread is not None and reading is not None and game is not None and game.on_roll is not None
+        assert reading is not None and game is not None and game.on_roll is not None
         if w.unread_illegal:
             return []
-        faces = _surely_read(w.unread)
-        board = unread.no_roll_allows(reading, self.options.orientation, game.on_roll, game.board, faces)
         if board is None or not w.illegal_holds(board, obs.t, False, self.options):
             return []
         w.unread_illegal, w.illegal_run = True, []
         sure = differences(game.board, reading, self.options.orientation, sure_only=True)
-        text = narration.illegal_unread(game.on_roll, [d.fix for d in sure])
+        reason = "no roll the dice may have shown allows it (a die could not be read)"
+        text = narration.illegal(game.on_roll, None, reason, False, [d.fix for d in sure])
         entry = Entry("illegal", obs.t, game.on_roll, None, None, Verdict.ILLEGAL, text, text)
         self._log(entry, evidence=obs, board=board)
         return [Say(Signal.ILLEGAL, text)]
@@ -497,7 +498,7 @@ class Session:
         assert self.game is not None and self.game.on_roll is not None
         self.watch.unread_illegal = False
         self.watch.fits, self.watch.roll_from_play = [], None
-        text = f"the position is restored: {self.game.on_roll.value} plays the throw again"
+        text = narration.restored(self.game.on_roll, None)
         self._log(Entry("restored", obs.t, side=self.game.on_roll, text=text))
         return [Say(Signal.ROLL_OK, text)]
 
@@ -777,7 +778,7 @@ class Session:
             return []
         self.stage = Stage.REPLAY
         self.watch = Watch()
-        text = f"the position is restored: {mover.value} plays {narration.dice_text(dice)} again"
+        text = narration.restored(mover, dice)
         self._log(Entry("restored", obs.t, side=mover, dice=dice, text=text))
         return [Say(Signal.ROLL_OK, text)]
 
@@ -889,8 +890,3 @@ class Session:
         board = board or self.board
         on_roll = self.on_roll or Side.LIGHT
         self.journal.record(self.game_id, entry, board, on_roll, image, resume.snapshot(self))
-
-
-def _surely_read(dice: Dice) -> tuple[int | None, ...]:
-    """The faces of ``dice`` read at ``throws.SURE_ROLL`` or above; None for the others (any face)."""
-    return tuple(d.value if d.confidence >= throws.SURE_ROLL else None for d in dice)

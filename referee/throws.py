@@ -58,6 +58,16 @@ def faces(die: DieReading) -> tuple[int, ...]:
     return (value, *(f for f in range(1, 7) if f != value))
 
 
+def surely_read(dice: Dice) -> tuple[int | None, ...]:
+    """The faces of ``dice`` read at ``SURE_ROLL`` or above; None for the others, which may show any face
+    (as ``referee.unread.rolls_allowed`` takes them).
+
+    >>> surely_read([DieReading(4, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), c) for c in (0.99, 0.8)])
+    (4, None)
+    """
+    return tuple(d.value if d.confidence >= SURE_ROLL else None for d in dice)
+
+
 def face(die: DieReading) -> int | None:
     """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
     return die.value if die.value is not None else die.likeliest

@@ -12,7 +12,7 @@ roll is also what a player who miscounted would leave. Only when the table leave
 unanswered and the next roller throws does the play stand, as the rules have it, and only where one
 roll fits it (``Session._played_unread``). A board read surely that no roll the dice may have shown makes
 a legal result (a die read less than surely may show any face) is an illegal play whatever was thrown
-(``no_roll_allows``).
+(``Played.illegal``).
 
     >>> rolls_allowed((6, None))
     [(6, 6), (6, 5), (6, 4), (6, 3), (6, 2), (6, 1)]
@@ -57,6 +57,16 @@ class Fit:
     alone: bool
 
 
+@dataclass(frozen=True)
+class Played:
+    """What the board after a throw not read says of the play: the rolls it fits (``Fit``), likeliest
+    first; and, where the board is read surely and fits none of them, that board (``illegal``: an
+    illegal play whatever was thrown)."""
+
+    fits: list[Fit]
+    illegal: Board | None = None
+
+
 def roll_played(
     reading: BoardReading,
     orientation: Orientation,
@@ -64,11 +74,12 @@ def roll_played(
     before: Board,
     faces: Sequence[int | None],
     likeliest: Sequence[int | None] = (),
-) -> list[Fit]:
+) -> Played:
     """Every roll of those ``faces`` allow for which the board ``reading`` shows (or, read doubtfully,
     most likely shows) is a legal result of ``mover``'s play from ``before``, likeliest first: the rolls
     with more of the ``likeliest`` faces of the dice not read (as the reader ranked them), then the
-    higher. Empty when the board shows no move or none of them."""
+    higher. None fits where the board shows no move or none of them; where it is read surely and is no
+    legal result of any, it is ``illegal``."""
     start = before.position(mover)
     plays = {roll: legal_plays(start, roll) for roll in rolls_allowed(faces)}
     seen = explain(reading, orientation, mover, before, [p for ps in plays.values() for p in ps])
@@ -77,9 +88,10 @@ def roll_played(
     elif seen.verdict is Verdict.UNCLEAR and seen.candidates:
         shown, sure = seen.candidates[0], False
     else:
-        return []
+        moved = seen.verdict is Verdict.ILLEGAL and seen.board is not None and seen.board != before
+        return Played([], seen.board if moved else None)
     if shown.result == start:
-        return []
+        return Played([])
     fits: dict[tuple[int, int], Play] = {}
     for roll, ps in plays.items():
         for p in ps:
@@ -87,18 +99,4 @@ def roll_played(
                 fits.setdefault(roll, p)  # one play per roll: its ways of writing reach the same board
     hinted = [f for f in likeliest if f is not None]
     ranked = sorted(fits, key=lambda roll: (-sum(f in roll for f in hinted), [-d for d in roll]))
-    return [Fit(roll, fits[roll], sure, alone=len(fits) == 1) for roll in ranked]
-
-
-def no_roll_allows(
-    reading: BoardReading, orientation: Orientation, mover: Side, before: Board, faces: Sequence[int | None]
-) -> Board | None:
-    """The board ``reading`` shows surely, when it differs from ``before`` and no roll of those ``faces``
-    allow makes it a legal result of ``mover``'s play; None otherwise (a legal result, a board read
-    doubtfully, or none moved)."""
-    start = before.position(mover)
-    plays = [p for roll in rolls_allowed(faces) for p in legal_plays(start, roll)]
-    seen = explain(reading, orientation, mover, before, plays)
-    if seen.verdict is not Verdict.ILLEGAL or seen.board is None or seen.board == before:
-        return None
-    return seen.board
+    return Played([Fit(roll, fits[roll], sure, alone=len(fits) == 1) for roll in ranked])
