@@ -231,6 +231,26 @@ def test_json_reports_the_likeliest_face_of_an_unclear_die() -> None:
     assert cocked.to_json()["value"] is None
 
 
+def test_a_doubted_die_on_the_board_is_read_at_other_sizes_too(monkeypatch) -> None:
+    """``_read`` on a board: a die that eight looks leave below ``LOOK_AGAIN`` is read at every one of
+    ``DOUBT_SCALES`` and its looks averaged; a die the eight looks read surely keeps them."""
+    from vision import dice, dice_model
+
+    frame = rendered((DieSpec(5, 0.3, 0.5, 10.0), DieSpec(2, 0.7, 0.5, 35.0, colour="red")), seed=4)
+    cands = [
+        dice_model.Candidate(t.center[0], t.center[1], ((t.box[2] - t.box[0]) + (t.box[3] - t.box[1])) / 2, 1)
+        for t in frame.dice
+    ]
+    eight = dice_model.read(frame.image, cands, turns=4, mirror=True, on_board=True)
+    every = dice_model.read(frame.image, cands, turns=4, scales=dice.DOUBT_SCALES, mirror=True, on_board=True)
+    assert len(dice.DOUBT_SCALES) > 1 and not np.allclose(eight, every, atol=1e-4)
+    monkeypatch.setattr(dice, "SURE_READ", 1.01)  # every die read again, and eight ways
+    monkeypatch.setattr(dice, "LOOK_AGAIN", 1.01)  # ... and still doubted after them
+    assert np.allclose(dice._read(frame.image, cands), every, atol=1e-5)
+    monkeypatch.setattr(dice, "DOUBT_SCALES", (1.0,))
+    assert np.allclose(dice._read(frame.image, cands), eight, atol=1e-5)
+
+
 def test_a_photographs_unsure_dice_are_read_at_other_sizes_too(monkeypatch) -> None:
     """``_read_carefully``: eight looks at the detected size; a die they leave unsure is read at every one
     of ``PHOTO_SCALES`` and its looks averaged, a sure one keeps its eight."""

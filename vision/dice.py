@@ -47,6 +47,10 @@ OUTSIDE_DIE_PROBABILITY = 0.95
 # A photograph's dice are read at these multiples of the detected side: the detector's sizes on the real
 # photographs are off by 0.8..1.25 (5th..95th percentile), and a crop too loose or too tight misreads.
 PHOTO_SCALES = (0.8, 1.0, 1.25)
+# A die on the board that eight looks still leave below LOOK_AGAIN is read eight ways at each of these
+# multiples of the detected side too, and all the looks averaged: the detector's side is rough there as
+# well, and one crop size misreads a small die that others read right.
+DOUBT_SCALES = (0.85, 1.0, 1.15)
 # ... but only a die whose surest class (of the die classes) is below this at the detected size alone:
 # the other sizes cost twice the eight looks at the detected one.
 PHOTO_SURE = 0.9
@@ -306,6 +310,13 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     if unsure:
         doubted = [cands[i] for i in unsure]
         probs[unsure] = dice_model.read(image, doubted, turns=4, mirror=True, on_board=True)
+    doubt = [i for i in unsure if probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0])]
+    others = tuple(f for f in DOUBT_SCALES if f != 1.0)
+    if doubt and others:
+        more = dice_model.read(
+            image, [cands[i] for i in doubt], turns=4, scales=others, mirror=True, on_board=True
+        )
+        probs[doubt] = (probs[doubt] + len(others) * more) / (1 + len(others))
     return probs
 
 
