@@ -62,6 +62,11 @@ READABLE = 0.5
 PAIR_READABLE = 0.7
 # A clean pip layout's pip diameter over pitch (corner offset); outside it the count is not trusted.
 PIP_SIZE = (0.6, 1.1)
+# A pip count confirms a face the network is unsure of only from this many pips. One or two pips are
+# what a die whose pips fade into it shows (a dark see-through die's red pips), to the count and to the
+# network alike: on real dice thrown on the boards such counts agreed with the network's face as often
+# when it was wrong as when it was right. The face is then asked about instead.
+CONFIRMING_PIPS = 3
 # Detector peaks weaker than this are not read: a weaker peak is seldom a die, and every peak costs a read.
 DETECT_HEAT = 0.3
 # At most this many candidates are read: a table holds four dice and a cube; a photograph, more.
@@ -1215,9 +1220,9 @@ def _reading(
         likeliest = None
     elif unreadable:
         pips = _pip_count(image, c)
-        if pips == value:
+        if pips == value and pips >= CONFIRMING_PIPS:
             unreadable = False  # the network is unsure but the pips, counted the classical way, agree
-        elif pips is not None:
+        elif pips is not None and pips != value:
             likeliest = None  # the two disagree: no face is likely enough to ask the table about
     outside, half, on_checker = False, None, False
     if look.foot is not None:
