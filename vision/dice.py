@@ -57,8 +57,9 @@ PHOTO_SURE = 0.9
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
 # A die of a pair lying against each other is read in a crop as wide as their patch of change (a die and
-# the blur's spread; a looser crop takes in the other die's pips), and only at this confidence: the crop
-# still holds an edge of the other die, and a face read unsurely there is more often wrong.
+# the blur's spread; a looser crop takes in the other die's pips), and its face counts only at this
+# confidence: the crop still holds an edge of the other die, and a face read unsurely there is more
+# often wrong. Between READABLE and this the table is asked about the face.
 PAIR_READABLE = 0.7
 # A clean pip layout's pip diameter over pitch (corner offset); outside it the count is not trusted.
 PIP_SIZE = (0.6, 1.1)
@@ -1197,8 +1198,9 @@ def _reading(
 ) -> DieReading | None:
     """One found die as the referee reads it; None for a find beyond the field that is no clear die.
     ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
-    other: its face counts only when surely read, and an unsure one is not asked about unless the
-    flags network sees it lean (the table is asked whether every die lies flat). ``crowded``:
+    other: its face counts only when surely read (``PAIR_READABLE``); an unsure one is asked about
+    where it is read at ``READABLE`` or more, or the flags network sees it lean (the table is asked
+    whether every die lies flat), and waited on otherwise. ``crowded``:
     another die lies within ``CROPPED_IN`` die sides (as the two of a pair do)."""
     if (half_of_a_pair or crowded) and look.cocked and _cocked_odds(p) <= 0.0:
         # the other die's edge and side beside a flat die look like a lean to the flags network: unless
@@ -1215,9 +1217,11 @@ def _reading(
         # it is reported unreadable with its likeliest face (pips cannot tell a lean). The table asked
         # throws a leaning die again and plays flat dice showing another face, which names the roll
         unreadable, confidence = True, min(confidence, 1.0 - look.p_cocked)
-    elif half_of_a_pair and unreadable:
-        # the other die's pips are in the crop and in a pip count: no face is likely enough to name
-        likeliest = None
+    elif half_of_a_pair:
+        if unreadable and confidence < READABLE:
+            # the other die's pips are in the crop (and would be in a pip count): no face is likely
+            # enough to name. Between READABLE and PAIR_READABLE the face is asked about
+            likeliest = None
     elif unreadable:
         pips = _pip_count(image, c)
         if pips == value and pips >= CONFIRMING_PIPS:
