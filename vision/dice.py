@@ -322,7 +322,10 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
         more = dice_model.read(
             image, [cands[i] for i in doubt], turns=4, scales=others, mirror=True, on_board=True
         )
-        probs[doubt] = (probs[doubt] + len(others) * more) / (1 + len(others))
+        # the other sizes weigh the die's classes; whether it is a die at all the detected size says (a
+        # crop too tight or too loose looks less like a die, and would lose a die the eight looks found)
+        die = probs[doubt, 1:] + len(others) * more[:, 1:]
+        probs[doubt, 1:] = die / die.sum(axis=1, keepdims=True) * (1.0 - probs[doubt, :1])
     return probs
 
 
