@@ -264,6 +264,13 @@ def test_a_die_seen_again_is_not_read_a_second_time(tables, dice) -> None:
     assert _calls(table, reader, throw, faces, seeds=range(4)) == [(CallKind.ROLL, [3, 4], "")] * 4
 
 
+def _cutouts(dice: dict[int, list[Cutout]], faces: tuple[tuple[int, int, str], ...]) -> dict[int, Cutout]:
+    """The held-out cut-outs of ``faces``: (face, index among that face's cut-outs, its photograph)."""
+    chosen = {value: dice[value][index] for value, index, _ in faces}
+    assert [chosen[value].source for value, _, _ in faces] == [source for _, _, source in faces]
+    return chosen
+
+
 # Throws of bench.semireal's seeds 2 to 5 whose unsure die the board reader read at one crop size only:
 # (photograph, throw, (face, index of the cut-out in the held-out dice, its photograph) for each die).
 DOUBTED = [
@@ -317,11 +324,7 @@ def test_a_die_read_unsurely_on_the_board_is_read_at_other_sizes_too(tables, dic
     wrong = 0
     for name, throw, faces in DOUBTED:
         table, reader = tables[name]
-        cutouts = {}
-        for value, index, source in faces:
-            cutouts[value] = dice[value][index]
-            assert cutouts[value].source == source
-        calls = _calls(table, reader, throw, cutouts)
+        calls = _calls(table, reader, throw, _cutouts(dice, faces))
         wrong += sum(kind is CallKind.ROLL and numbers != sorted(throw.values) for kind, numbers, _ in calls)
     assert wrong <= 16
 
@@ -360,11 +363,7 @@ def test_a_face_only_a_count_of_one_or_two_pips_confirms_is_asked_about(
     roll is announced with other numbers. (Where a count of one or two confirmed the face, these 16
     renders gave 6 rolls with other numbers.)"""
     table, reader = tables[name]
-    cutouts = {}
-    for value, index, source in faces:
-        cutouts[value] = dice[value][index]
-        assert cutouts[value].source == source
-    calls = _calls(table, reader, throw, cutouts)
+    calls = _calls(table, reader, throw, _cutouts(dice, faces))
     assert all(numbers == sorted(throw.values) for kind, numbers, _ in calls if kind is CallKind.ROLL)
     assert any(kind is CallKind.ASK for kind, _, _ in calls)
 
@@ -404,11 +403,7 @@ def test_a_half_of_a_pair_read_at_readable_is_asked_about(tables, dice, name, th
     about the faces (from bench.semireal's seeds 1 and 3, where the referee waited on every render but
     one)."""
     table, reader = tables[name]
-    cutouts = {}
-    for value, index, source in faces:
-        cutouts[value] = dice[value][index]
-        assert cutouts[value].source == source
-    calls = _calls(table, reader, throw, cutouts)
+    calls = _calls(table, reader, throw, _cutouts(dice, faces))
     questions = [numbers for kind, numbers, _ in calls if kind is CallKind.ASK]
     assert len(questions) >= asked
     assert all(numbers == sorted(throw.values) for numbers in questions)
