@@ -47,13 +47,13 @@ OUTSIDE_DIE_PROBABILITY = 0.95
 # A photograph's dice are read at these multiples of the detected side: the detector's sizes on the real
 # photographs are off by 0.8..1.25 (5th..95th percentile), and a crop too loose or too tight misreads.
 PHOTO_SCALES = (0.8, 1.0, 1.25)
-# A die on the board that eight looks still leave below LOOK_AGAIN is read eight ways at each of these
-# multiples of the detected side too, and all the looks averaged: the detector's side is rough there as
-# well, and one crop size misreads a small die that others read right.
-DOUBT_SCALES = (0.85, 1.0, 1.15)
 # ... but only a die whose surest class (of the die classes) is below this at the detected size alone:
 # the other sizes cost twice the eight looks at the detected one.
 PHOTO_SURE = 0.9
+# A die on the board that eight looks still leave below LOOK_AGAIN is read eight ways at each of these
+# multiples of the detected side too, and all the looks weigh its faces: the detector's side is rough
+# there as well, and one crop size misreads a small die that others read right.
+DOUBT_SCALES = (0.85, 1.0, 1.15)
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
 # A die of a pair lying against each other is read in a crop as wide as their patch of change (a die and
@@ -299,14 +299,16 @@ def _pip_count(image: np.ndarray, c: dice_model.Candidate) -> int | None:
 
 def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     """The reader's probabilities (N, 8): one upright look, a second, turned look only where it counts,
-    and eight looks where two leave the face in doubt.
+    eight looks where two leave the face in doubt, and eight more at each other size of ``DOUBT_SCALES``
+    where those eight still do.
 
     The reader costs as much as the detector, so a candidate it plainly rejects (two looks could not
     bring "not a die" under 1 - DIE_PROBABILITY) or plainly reads (one class at SURE_READ or more)
     keeps its first look; the rest are read again as ``dice_model.read`` does by default (two turns).
     A die whose likeliest face the two looks give less than ``LOOK_AGAIN`` of its die probability is
     read in four turns, each also mirrored (a die's faces look the same in a mirror), and those eight
-    looks decide.
+    looks decide whether it is a die. Where they, too, give its likeliest face less than ``LOOK_AGAIN``,
+    the looks at every size weigh its faces.
     """
     probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]

@@ -10,8 +10,9 @@ board's own marks for dice. On a board give ``--profile`` (from ``referee calibr
 looked for on the calibrated field and around it, at the size the field implies, and each die also
 gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
 ``on_checker``. Flags: ``cocked`` (value null: no face is up), ``on_checker``, ``outside_field``,
-``unreadable`` (too unclear to count: value is the likeliest face, weighed by its low confidence, and
-the referee waits for a clearer view instead of using it).
+``unreadable`` (too unclear to count: value is the likeliest face, weighed by its low confidence, which
+the referee asks the table about instead of using it; value null where no face is likely enough, and
+the referee waits).
 An image that cannot be read gives ``{"image": ..., "error": ...}``; the others are still read and the
 exit status is 1.
 """
