@@ -48,7 +48,7 @@ from calibration.labelled import labelled_cameras
 from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
-from referee.throws import CallKind
+from referee.throws import CallKind, surely_read
 from synthetic import pasted
 from synthetic.pasted import Cutout
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
@@ -67,8 +67,11 @@ def held_out_dice() -> dict[int, list[Cutout]]:
     return pasted.held_out_dice(DICE / "labels.csv", DICE / "images")
 
 
-def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int) -> str:
-    """The call as a player sees it: "right", "asked", "stalled", or "wrong: ..." with what went wrong."""
+def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int, sure: bool = False) -> str:
+    """The call as a player sees it: "right", "asked", "stalled", or "wrong: ..." with what went wrong.
+    ``sure``: every die was read at ``SURE_ROLL`` or more. The live referee holds the play to such a
+    roll, so with other numbers it may call the legal play of the numbers thrown illegal; below it, a
+    play that another face allows is asked about instead."""
     if seen > 2:
         return "wrong: a phantom die"
     if kind is CallKind.WAIT:
@@ -80,7 +83,9 @@ def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int
     if kind is CallKind.REROLL:
         return "wrong: a good throw thrown again"
     if sorted(faces) != sorted(throw.values):
-        return "wrong: other numbers" if kind is CallKind.ROLL else "wrong: asked with other numbers"
+        if kind is CallKind.ASK:
+            return "wrong: asked with other numbers"
+        return "wrong: other numbers, read surely" if sure else "wrong: other numbers"
     return "right" if kind is CallKind.ROLL else "asked"
 
 
@@ -199,7 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             if mode == MODES[0] and throw.cube is not None:
                 cubes[cube_found(t, throw, reading.cube)] += 1
             call = throw_call(reading, board, throw.roller, options)
-            verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice))
+            sure = None not in surely_read(reading.dice)
+            verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice), sure)
             tallies[mode].add(throw, verdict, ms, dice_ms)
             if verdict == "right":
                 continue
