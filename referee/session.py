@@ -429,7 +429,7 @@ class Session:
         if (
             asked is not None
             and asked.sure
-            and asked.alone
+            and len(w.fits) == 1
             and self._thrown_since(reading, next_half, w.thrown_early)
         ):
             # the table played on without answering: once the next roller throws, a play stands (one

@@ -48,13 +48,11 @@ def rolls_allowed(faces: Sequence[int | None]) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class Fit:
     """A roll a play fits, and the play; ``sure`` when the reading shows that play, not only likeliest
-    among the plays a doubtful count leaves open (the table is then asked after a while); ``alone`` when
-    no other roll fits it."""
+    among the plays a doubtful count leaves open (the table is then asked after a while)."""
 
     roll: tuple[int, int]
     play: Play
     sure: bool
-    alone: bool
 
 
 @dataclass(frozen=True)
@@ -99,4 +97,4 @@ def roll_played(
                 fits.setdefault(roll, p)  # one play per roll: its ways of writing reach the same board
     hinted = [f for f in likeliest if f is not None]
     ranked = sorted(fits, key=lambda roll: (-sum(f in roll for f in hinted), [-d for d in roll]))
-    return Played([Fit(roll, fits[roll], sure, alone=len(fits) == 1) for roll in ranked])
+    return Played([Fit(roll, fits[roll], sure) for roll in ranked])
