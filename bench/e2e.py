@@ -456,9 +456,11 @@ class Bench:
         theirs comes round (each look lasts longer than a question), once round them all; the verdict, or
         None. ``heard`` holds what was said meanwhile."""
         answer, heard, turns = None, [], 0
-        while answer is None and self.session.played_roll_question is not None:
-            if turns == len(self.session.watch.fits):
-                break
+        while (
+            answer is None
+            and self.session.played_roll_question is not None
+            and turns < len(self.session.watch.fits)
+        ):
             self.asked = True
             answer, _ = yield from self.show(shot, until=verdicts)
             heard += self.heard

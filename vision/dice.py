@@ -314,11 +314,15 @@ def _read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
     if again:
         probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
-    unsure = [i for i in again if probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0])]
+
+    def in_doubt(i: int) -> bool:  # its likeliest face has less than LOOK_AGAIN of its die probability
+        return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
+
+    unsure = [i for i in again if in_doubt(i)]
     if unsure:
         doubted = [cands[i] for i in unsure]
         probs[unsure] = dice_model.read(image, doubted, turns=4, mirror=True, on_board=True)
-    doubt = [i for i in unsure if probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0])]
+    doubt = [i for i in unsure if in_doubt(i)]
     others = tuple(f for f in DOUBT_SCALES if f != 1.0)
     if doubt and others:
         more = dice_model.read(
