@@ -39,6 +39,9 @@ if TYPE_CHECKING:  # the pipeline (numpy, OpenCV) loads only when the demo runs,
     from synthetic.table import Shot, VirtualTable
 
 DEMO_RULES = {"cubeless": True}  # the three-point house match
+# The main thread wakes this often while the console serves on: a Ctrl-C the kernel hands another thread
+# reaches Python's handler, which runs in the main thread, only when that thread next runs.
+HEARS_CTRL_C = 0.2  # seconds
 WAIT_FRAMES = 30  # how long the virtual players wait for an expected signal (3 s at 10 fps)
 VARIANTS = ("pairs", "coaching", "teach", "monitor")
 PAIRS = TableSetup(Variation.PAIRS, ("Ann", "Bo"), ("Cy", "Di"))
@@ -392,8 +395,6 @@ def _frames(
 
 def _serve_until_interrupted(served: Any, out: TextIO) -> None:
     """After the game: the console goes on serving the record until Ctrl-C (SIGINT) ends the demo."""
-    import threading
-
     try:
         served.hub.end()
         print(
@@ -401,7 +402,8 @@ def _serve_until_interrupted(served: Any, out: TextIO) -> None:
             file=out,
             flush=True,
         )
-        threading.Event().wait()
+        while True:
+            time.sleep(HEARS_CTRL_C)
     except KeyboardInterrupt:
         pass
 
