@@ -44,7 +44,6 @@ class CameraModel:
     size: tuple[int, int]  # image (width, height)
     px_per_unit: float  # canvas pixels per field width
     origin: tuple[float, float]  # canvas pixel of the field centre
-    canvas_size: tuple[int, int]  # canvas (width, height)
     crop: tuple[int, int, int, int] = (0, 0, 1, 1)  # the canvas inside the style's board canvas
     offset: tuple[float, float] = (0.0, 0.0)  # pan of the field centre, in image widths and heights
 
@@ -76,7 +75,6 @@ class CameraModel:
             size,
             1.0,
             (0.0, 0.0),
-            (1, 1),
             offset=offset,
         )
         # The canvas covers what the camera sees (so arms and the table reach the frame's edge), plus a
@@ -110,7 +108,6 @@ class CameraModel:
             size,
             px_per_unit,
             origin,
-            (x1 - x0, y1 - y0),
             (x0, y0, x1, y1),
             offset,
         )
