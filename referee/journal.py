@@ -1,9 +1,11 @@
 """The game record: an SQLite file that survives a power cut, written before the table is told anything.
 
 Every confirmed position, roll, play, verdict with its reason, cube action and result is one row of
-``events``; illegal and unclear calls keep the rectified frame (a JPEG) in ``evidence``. Each event is
-written in one transaction together with the session's state, so after a crash the referee resumes from
-the last event it recorded (WAL journal, ``synchronous=FULL``: a committed row is on the disk).
+``events``; illegal and unclear calls keep the rectified frame (a JPEG) in ``evidence``, and a
+confirmation keeps the dice the reader was unsure of with the faces the table confirmed
+(``taught_dice``: :class:`TaughtDie`). Each event is written in one transaction together with the
+session's state, so after a crash the referee resumes from the last event it recorded (WAL journal,
+``synchronous=FULL``: a committed row is on the disk).
 
 The referee opens its record with :class:`Journal` (it writes); the commands that only look at a record
 open it with :meth:`Journal.reader`, read-only, and refuse a file that is not a record rather than write
@@ -95,6 +97,12 @@ CREATE TABLE IF NOT EXISTS pruned (  -- evidence removed to keep the record unde
     event_id INTEGER PRIMARY KEY REFERENCES events(id),
     wall REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS taught_dice (  -- dice the reader was unsure of, and the face the table confirmed
+    id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES events(id),  -- the confirmation
+    face INTEGER NOT NULL,
+    image BLOB NOT NULL  -- PNG, the die in the middle (vision.dice_model.taught_crop)
+);
 CREATE TABLE IF NOT EXISTS state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     event_id INTEGER,
@@ -105,7 +113,7 @@ CREATE TABLE IF NOT EXISTS state (
 
 # PRAGMA application_id of a referee record ("BGRF"), so that no other SQLite file is taken for one
 APPLICATION_ID = 0x42475246
-SCHEMA_VERSION = 2  # PRAGMA user_version: 2 = evidence as "image" (JPEG), the pruned table
+SCHEMA_VERSION = 3  # PRAGMA user_version: 2 = evidence as "image" (JPEG), the pruned table; 3 = taught_dice
 RECORD_TABLES = {"matches", "games", "events", "evidence", "state"}
 BUSY_SECONDS = 5.0  # how long a write waits for a reader's lock before the record counts as locked
 
@@ -179,6 +187,19 @@ class Entry:
     verdict: Verdict | None = None
     reason: str | None = None
     text: str = ""
+
+
+@dataclass(frozen=True)
+class TaughtDie:
+    """A die the reader was unsure of, kept with the face the table confirmed: training data from the
+    table's own dice (``referee taught`` writes them out, ``tools/train_dice.py --taught`` learns them).
+    ``image`` is a PNG, ``vision.dice_model.taught_crop``."""
+
+    id: int
+    event_id: int
+    game_id: int
+    face: int
+    image: bytes
 
 
 @dataclass(frozen=True)
@@ -420,10 +441,12 @@ class Journal:
         on_roll: Side = Side.LIGHT,
         evidence: bytes | None = None,
         state: dict[str, Any] | None = None,
+        taught: Iterable[tuple[int, bytes]] = (),
     ) -> int:
         """One event, its evidence and the session state after it, in one transaction. ``board`` (with
         the side ``on_roll``) is the position the event leaves on the table: it is stored with its gnubg
-        Position ID."""
+        Position ID. ``taught``: (face, PNG) of each die the event confirmed that the reader was unsure of
+        (:class:`TaughtDie`)."""
         e = entry
         position_id = encode_position_id(board.position(on_roll)) if board is not None else None
         shown = (
@@ -453,6 +476,10 @@ class Journal:
             event_id = int(cur.lastrowid or 0)
             if evidence is not None:
                 self._db.execute("INSERT INTO evidence (event_id, image) VALUES (?, ?)", (event_id, evidence))
+            self._db.executemany(
+                "INSERT INTO taught_dice (event_id, face, image) VALUES (?, ?, ?)",
+                [(event_id, face, image) for face, image in taught],
+            )
             if state is not None:
                 self._save_state(event_id, state)
             pruned = evidence is not None and self._prune()
@@ -590,6 +617,17 @@ class Journal:
         """The evidence frame of an event as stored (JPEG, or PNG in older records), or None."""
         rows = self._rows("SELECT image FROM evidence WHERE event_id=?", (event_id,))
         return bytes(rows[0][0]) if rows else None
+
+    def taught_dice(self) -> list[TaughtDie]:
+        """Every die the table taught the reader, oldest first (none in a record written before they
+        were kept)."""
+        if "taught_dice" not in self._tables():
+            return []
+        rows = self._rows(
+            "SELECT t.id, t.event_id, e.game_id, t.face, t.image FROM taught_dice t "
+            "JOIN events e ON e.id = t.event_id ORDER BY t.id"
+        )
+        return [TaughtDie(int(i), int(ev), int(g), int(f), bytes(img)) for i, ev, g, f, img in rows]
 
     def pruned(self, event_id: int) -> bool:
         """Whether the event's evidence was removed to keep the record under its bound."""

@@ -27,7 +27,7 @@ from hardware.frames import Frame
 from hardware.signals import Button, Signals
 from referee.session import Observation, Say, Session
 from vision.arrivals import Still
-from vision.reading import BoardReading
+from vision.reading import BoardReading, DieReading
 
 SETTLE_FRAMES = 2  # still frames before the board counts as settled (0.2 s at 10 fps)
 EVIDENCE_QUALITY = 90  # JPEG quality of evidence frames: every checker's edge and a die's pips stay sharp
@@ -144,7 +144,13 @@ class Pipeline:
             return Observation(frame.timestamp, None, index=frame.index)
         same = throwing and expected == self._before_board
         reading = self.reader.read(image, expected=expected, before=self.before, same_board=same)
-        return Observation(frame.timestamp, reading, lambda: self.evidence(image), frame.index)
+        return Observation(
+            frame.timestamp,
+            reading,
+            lambda: self.evidence(image),
+            frame.index,
+            lambda dice: die_crops(image, dice),
+        )
 
     def awaiting_throw(self, frame: Frame, observation: Observation, expected: ImageLayout) -> None:
         """A settled frame while the referee waits for a throw: with no dice on it and nothing over the
@@ -170,6 +176,21 @@ class Pipeline:
         warped = self.reader.rectifier.warp(image)
         ok, jpeg = cv2.imencode(".jpg", warped, [cv2.IMWRITE_JPEG_QUALITY, EVIDENCE_QUALITY])
         return jpeg.tobytes() if ok else None
+
+
+def die_crops(image: np.ndarray, dice: Sequence[DieReading]) -> list[bytes | None]:
+    """Each die cut out of ``image`` as the reader is taught it (``vision.dice_model.taught_crop``), a
+    PNG (lossless: it is training data); None where it cannot be encoded."""
+    import cv2
+
+    from vision.dice_model import taught_crop
+
+    out: list[bytes | None] = []
+    for d in dice:
+        x0, _, x1, _ = d.box
+        ok, png = cv2.imencode(".png", taught_crop(image, d.center[0], d.center[1], x1 - x0))
+        out.append(png.tobytes() if ok else None)
+    return out
 
 
 class FrameLoop:

@@ -290,7 +290,8 @@ class Session:
             dice, take = w.dice_question
             w.dice_question = None
             faces = " and ".join(str(throws.face(d)) for d in dice)
-            self._log(Entry("confirmed", t, text=f"the table confirms the dice: {faces}"))
+            taught = self._taught(lambda seen: [throws.face(d) for d in seen])
+            self._log(Entry("confirmed", t, text=f"the table confirms the dice: {faces}"), taught=taught)
             return take(t)
         return None
 
@@ -389,6 +390,9 @@ class Session:
         # played anyway: its play then names the roll (``_played_unread``)
         waited = call.kind in (CallKind.WAIT, CallKind.ASK) and mover is not None and len(dice) in (1, 2)
         self.watch.unread = dice if waited else None
+        # the throw as it lies, for the faces the table may confirm of dice the reader was unsure of
+        seen = (dice, obs.die_crops) if obs.die_crops is not None else None
+        self.watch.throw_seen = seen if call.kind in (CallKind.WAIT, CallKind.ASK) else None
         if call.kind is CallKind.REROLL:
             self.throws.call_again(dice)
             self._log(Entry("reroll", obs.t, side=mover, text=call.reason), evidence=obs)
@@ -398,7 +402,12 @@ class Session:
         a, b = call.dice
         if call.kind is CallKind.ASK:
             return self._ask_dice(obs, dice, call.reason, lambda t: take(a, b, dice, t))
-        return take(a, b, dice, obs.t)
+        said = take(a, b, dice, obs.t)
+        if None in throws.surely_read(dice):
+            # a roll taken with a face read unsurely: a play that fits another face is asked about, and
+            # the table's answer says which face it was (``_roll_corrected``)
+            self.watch.throw_seen = seen
+        return said
 
     def _unread_played(self, reading: BoardReading) -> bool:
         """Whether a throw the referee waits on, unable to read it, has been lifted from where it lay and
@@ -528,7 +537,8 @@ class Session:
             text = narration.roll_from_play_by_throw(mover, roll, play.text)
         else:
             text = narration.roll_from_play(mover, roll)
-        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text))
+        taught = self._taught(lambda seen: throws.faces_played(throws.surely_read(seen), roll))
+        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text), taught=taught)
         out = [Say(None, text)] + self._record_events(events, t)
         self.roll_faces = None
         # the dice that lay in the next roller's half when this throw was first seen lifted were thrown
@@ -683,7 +693,8 @@ class Session:
         self.game.pop()
         events = self.game.roll(*roll)
         text = narration.roll_corrected(mover, read, roll)
-        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text))
+        taught = self._taught(lambda seen: throws.faces_played(throws.surely_read(seen), roll))
+        self._log(Entry("confirmed", t, side=mover, dice=roll, text=text), taught=taught)
         out = [Say(None, text)] + self._record_events(events, t)
         self.roll_faces = None
         if self.game.dice is None:
@@ -880,13 +891,32 @@ class Session:
             self._log(Entry(e.kind.value, t, side=e.side, dice=e.dice, play=e.play, text=e.text))
         return [Say(None, e.text) for e in events]
 
-    def _log(self, entry: Entry, evidence: Observation | None = None, board: Board | None = None) -> None:
+    def _log(
+        self,
+        entry: Entry,
+        evidence: Observation | None = None,
+        board: Board | None = None,
+        taught: Sequence[tuple[int, bytes]] = (),
+    ) -> None:
         """Records one event with the board it leaves (the confirmed board unless ``board`` is given), the
-        frame's evidence and the session's state."""
+        frame's evidence, the dice it ``taught`` the reader (``_taught``) and the session's state."""
         self.log.append((entry.kind, entry.text))
         if self.journal is None or self.game_id is None:
             return
         image = evidence.evidence() if evidence is not None and evidence.evidence is not None else None
         board = board or self.board
         on_roll = self.on_roll or Side.LIGHT
-        self.journal.record(self.game_id, entry, board, on_roll, image, resume.snapshot(self))
+        self.journal.record(self.game_id, entry, board, on_roll, image, resume.snapshot(self), taught)
+
+    def _taught(self, faces: Callable[[Dice], Sequence[int | None]]) -> list[tuple[int, bytes]]:
+        """The dice of the throw the table has just confirmed that the reader was not sure of (below
+        ``throws.SURE_ROLL``), each cut out of the frame it was waited on or asked about in, with the face
+        ``faces`` gives it from that throw's dice (None: the answer does not say which face it shows)."""
+        seen = self.watch.throw_seen
+        if seen is None:
+            return []
+        dice, crops = seen
+        read = zip(dice, faces(dice), throws.surely_read(dice), strict=True)
+        wanted = [(die, face) for die, face, sure in read if sure is None and face is not None]
+        images = crops([die for die, _ in wanted]) if wanted else []
+        return [(face, png) for (_, face), png in zip(wanted, images, strict=True) if png is not None]

@@ -68,6 +68,28 @@ def surely_read(dice: Dice) -> tuple[int | None, ...]:
     return tuple(d.value if d.confidence >= SURE_ROLL else None for d in dice)
 
 
+def faces_played(read: Sequence[int | None], roll: tuple[int, int]) -> tuple[int | None, ...]:
+    """The face of each die that the ``roll`` the table confirmed says, given the faces ``read`` surely
+    (None: not read surely; :func:`surely_read`): a double gives every die its number; otherwise a die
+    read surely keeps its face and the other die takes the roll's other number. None where that leaves
+    a doubt: two dice not read, or a face read that the roll does not hold.
+
+    >>> faces_played((6, None), (6, 3)), faces_played((None, None), (4, 4))
+    ((6, 3), (4, 4))
+    >>> faces_played((None, None), (6, 3)), faces_played((5, None), (6, 3))
+    ((None, None), (None, None))
+    """
+    a, b = roll
+    if a == b:
+        return tuple(a for _ in read)
+    if len(read) != 2 or sorted(f for f in read if f is not None) not in ([a], [b], sorted(roll)):
+        return tuple(None for _ in read)
+    first, second = read
+    if first is None:
+        return (a + b - second, second) if second is not None else (None, None)
+    return (first, a + b - first)
+
+
 def face(die: DieReading) -> int | None:
     """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
     return die.value if die.value is not None else die.likeliest

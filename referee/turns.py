@@ -6,7 +6,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -14,7 +14,7 @@ from bgboard.layout import Orientation, Side
 from hardware.signals import Signal
 from referee.rules_options import RuleOptions
 from referee.variations import TableSetup
-from vision.reading import BoardReading
+from vision.reading import BoardReading, DieReading
 
 
 @dataclass(frozen=True)
@@ -23,13 +23,15 @@ class Observation:
 
     ``reading`` is None while the settle gate says the board is moving (hands, dice rolling).
     ``evidence`` returns the rectified frame as image bytes; it is called only for illegal or unclear
-    calls.
+    calls. ``die_crops`` cuts each of the frame's ``dice`` out of it (a PNG each, or None), for the dice
+    the reader was unsure of whose faces the table then confirms (``journal.TaughtDie``).
     """
 
     t: float
     reading: BoardReading | None
     evidence: Callable[[], bytes | None] | None = None
     index: int = 0
+    die_crops: Callable[[Sequence[DieReading]], list[bytes | None]] | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ seconds; a question is asked once. A fresh :class:`Watch` is taken after every d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from bgboard.layout import Board
@@ -19,6 +19,7 @@ from referee.moves import Play
 from referee.throws import Dice
 from referee.turns import Say, SessionOptions
 from referee.unread import Fit
+from vision.reading import DieReading
 
 # What ACCEPT does with the likeliest faces of dice the table was asked about.
 TakeDice = Callable[[float | None], list[Say]]
@@ -50,6 +51,9 @@ class Watch:
     # the dice lying in the next roller's half when that throw was first seen lifted: thrown before it
     # was, so too early (None until it is seen lifted)
     thrown_early: Dice | None = None
+    # that throw as it lay, and how to cut its dice out of the frame: those the reader was unsure of are
+    # kept with the faces the table confirms (``journal.TaughtDie``)
+    throw_seen: tuple[Dice, Callable[[Sequence[DieReading]], list[bytes | None]]] | None = None
 
     def illegal_holds(self, board: Board, t: float, replay: bool, options: SessionOptions) -> bool:
         """Whether the same illegal ``board`` has now been seen long enough to call: on

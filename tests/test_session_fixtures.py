@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bgboard.layout import Board, Cell, Half, Orientation, Side
@@ -43,10 +43,14 @@ def reading(
 
 
 class Table:
-    """A session and a clock: each call feeds settled frames 0.1 s apart and collects what was said."""
+    """A session and a clock: each call feeds settled frames 0.1 s apart and collects what was said.
+    ``die_crops`` cuts the frames' dice out (``Observation.die_crops``), as the frame loop does."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(
+        self, session: Session, die_crops: Callable[[Sequence[DieReading]], list[bytes | None]] | None = None
+    ) -> None:
         self.session = session
+        self.die_crops = die_crops
         self.t = 0.0
         self.said: list[Say] = []
 
@@ -54,7 +58,8 @@ class Table:
         out: list[Say] = []
         for _ in range(frames):
             self.t += 0.1
-            out += self.session.observe(Observation(self.t, reading(board, dice, **kw), lambda: b"png"))
+            seen = reading(board, dice, **kw)
+            out += self.session.observe(Observation(self.t, seen, lambda: b"png", die_crops=self.die_crops))
         self.said += out
         return out
 

@@ -23,6 +23,11 @@ from vision.onnx_net import OnnxNet
 MODELS = Path(__file__).resolve().parent / "models"
 CROP = 48  # reader input side, px (the value network is exported for this size)
 CROP_MARGIN = 1.35  # reader crop side / die side, as in training
+# A die kept to train the reader on (a die it was unsure of, whose face the table confirmed) is cut out
+# with twice the reader's window around it, so that training can shift and rescale it as far as the
+# detector strays, at this many px square.
+TAUGHT_PX = 96
+TAUGHT_WINDOW = 2 * CROP_MARGIN  # the taught crop's side in die sides
 
 
 @dataclass(frozen=True)
@@ -65,10 +70,25 @@ def _blob(img: np.ndarray) -> np.ndarray:
 
 def crop(image: np.ndarray, x: float, y: float, side: float, angle: float = 0.0) -> np.ndarray:
     """The reader's CROP x CROP window on a die centred at (x, y), turned by ``angle`` degrees."""
-    m = cv2.getRotationMatrix2D((x, y), angle, CROP / (side * CROP_MARGIN))
-    m[0, 2] += CROP / 2 - x
-    m[1, 2] += CROP / 2 - y
-    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
+    return _window(image, x, y, side * CROP_MARGIN, CROP, angle)
+
+
+def taught_crop(image: np.ndarray, x: float, y: float, side: float) -> np.ndarray:
+    """A die of ``side`` px centred at (x, y) as it is kept to train the reader on: TAUGHT_PX square,
+    ``TAUGHT_WINDOW`` die sides across, the die in the middle.
+
+    >>> taught_crop(np.zeros((100, 100, 3), np.uint8), 50.0, 50.0, 20.0).shape
+    (96, 96, 3)
+    """
+    return _window(image, x, y, side * TAUGHT_WINDOW, TAUGHT_PX)
+
+
+def _window(image: np.ndarray, x: float, y: float, window: float, px: int, angle: float = 0.0) -> np.ndarray:
+    """The ``window`` px square centred at (x, y), turned by ``angle`` degrees, as ``px`` x ``px``."""
+    m = cv2.getRotationMatrix2D((x, y), angle, px / window)
+    m[0, 2] += px / 2 - x
+    m[1, 2] += px / 2 - y
+    return cv2.warpAffine(image, m, (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT)
 
 
 def read(

@@ -25,6 +25,7 @@ COMMANDS = [
     "calibrate",
     "read",
     "dice",
+    "taught",
     "markers",
     "export",
     "history",
