@@ -6,6 +6,10 @@ Data recipe (nothing downloaded):
 
 * ``../shared/data/real-dice/``: 200 overhead photographs, 1,487 labelled dice (boxes and top faces).
   The shipped model kept every 10th photograph apart (``--holdout 10``) to measure generalisation.
+* ``--taught FOLDER`` (any number): dice a referee was not sure of at a real table, kept with the face
+  the table confirmed and written out by ``referee taught RECORD FOLDER`` in the photographs' form (a
+  96-pixel crop each, the die in the middle). They join the real training dice, never the held-out
+  photographs, and are drawn only as dice (too little table lies around them for a window with none).
 * ``../shared/data/real-boards/frame2.jpg`` and ``test4.jpg``: board photographs with no dice on them,
   used only as negatives so that checkers, points and hands are not taken for dice.
 * 240 frames from ``synthetic.render`` (seeded, regenerated on every run or kept with ``--cache``): dice of
@@ -168,11 +172,31 @@ class Sample:
         self.read_side = read_side
 
 
-def real_sample(data: Path, name: str, boxes: list[tuple[int, float, float, float, float]]) -> Sample:
-    """A labelled photograph; a die's side is the mean of its box's width and height."""
-    img = cv2.imread(str(data / "real-dice" / "images" / name))
+def real_sample(images: Path, name: str, boxes: list[tuple[int, float, float, float, float]]) -> Sample:
+    """A labelled photograph of the folder ``images``; a die's side is the mean of its box's width and
+    height."""
+    # a missing file is checked first: OpenCV would warn about it on a line of its own before the error
+    img = cv2.imread(str(images / name)) if (images / name).is_file() else None
+    if img is None:
+        raise SystemExit(f"cannot read {images / name}: restore it or take its row out of labels.csv")
     dice = [(v, (x0 + x1) / 2, (y0 + y1) / 2, ((x1 - x0) + (y1 - y0)) / 2) for v, x0, y0, x1, y1 in boxes]
     return Sample(img, dice)
+
+
+def taught_samples(folders: list[Path]) -> list[Sample]:
+    """The dice tables taught a referee (``referee taught RECORD FOLDER``: ``labels.csv`` and
+    ``images/``, as the real photographs are kept), one crop each."""
+    out = []
+    for folder in folders:
+        labels = folder / "labels.csv"
+        if not labels.is_file():
+            raise SystemExit(f"--taught {folder}: no labels.csv there: name a folder `referee taught` wrote")
+        try:
+            rows = load_labels(labels)
+        except (KeyError, TypeError, ValueError) as e:  # a column missing, a face not one..six, ...
+            raise SystemExit(f"{labels}: not as `referee taught` writes it ({e}): write it again") from None
+        out += [real_sample(folder / "images", name, boxes) for name, boxes in sorted(rows.items())]
+    return out
 
 
 def colour_jitter(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -393,9 +417,13 @@ class DicePool:
     Drawing dice rather than photographs gives each die the same weight wherever it lies.
     """
 
-    def __init__(self, real: list[Sample], rendered: list[Sample]) -> None:
-        self.real, self.rendered = real, rendered
-        self.real_dice = [(i, j) for i, s in enumerate(real) for j in range(len(s.dice))]
+    def __init__(
+        self, real: list[Sample], rendered: list[Sample], taught: list[Sample] | None = None
+    ) -> None:
+        # a taught die is a crop with little around it: a die to learn, not a table to find no die on
+        self.backgrounds = real
+        self.real, self.rendered = real + (taught or []), rendered
+        self.real_dice = [(i, j) for i, s in enumerate(self.real) for j in range(len(s.dice))]
         both = [(i, j) for i, s in enumerate(rendered) for j in range(len(s.dice))]
         self.flat = [(i, j) for i, j in both if rendered[i].dice[j, 0] != 7]
         self.cocked = [(i, j) for i, j in both if rendered[i].dice[j, 0] == 7]
@@ -454,7 +482,7 @@ def reader_sample(pool: DicePool, negs: list[np.ndarray], rng: np.random.Generat
         side = side * math.exp(rng.uniform(math.log(SCALE[0]), math.log(SCALE[1])))
         img, label = s.image, int(v)
     elif rng.random() < 0.85:
-        samples = pool.rendered if pool.rendered and rng.random() < 0.35 else pool.real
+        samples = pool.rendered if pool.rendered and rng.random() < 0.35 else pool.backgrounds
         s = samples[int(rng.integers(len(samples)))]
         img, label = s.image, 0
         side = (s.typical or 40) * s.read_side * rng.uniform(0.7, 1.3)
@@ -666,6 +694,14 @@ def main() -> None:
         "--hard", type=float, default=0.0, help="share of real dice drawn in proportion to their loss"
     )
     ap.add_argument("--hard-every", type=int, default=500, help="steps between re-measuring those losses")
+    ap.add_argument(
+        "--taught",
+        type=Path,
+        metavar="FOLDER",
+        action="append",
+        default=[],
+        help="a folder `referee taught` wrote: dice a table confirmed, learned beside the real photographs",
+    )
     args = ap.parse_args()
     LR, SHIFT, SCALE, RENDERED_SHARE = args.lr, args.shift, tuple(args.scale), args.rendered_share
     FAINT = args.faint
@@ -675,8 +711,13 @@ def main() -> None:
     labels = load_labels(args.data / "real-dice" / "labels.csv")
     names = sorted(labels)
     held_names = [n for i, n in enumerate(names) if args.holdout and i % args.holdout == 0]
-    samples = [real_sample(args.data, n, labels[n]) for n in names if n not in held_names]
-    held = [real_sample(args.data, n, labels[n]) for n in held_names]
+    photographs = args.data / "real-dice" / "images"
+    samples = [real_sample(photographs, n, labels[n]) for n in names if n not in held_names]
+    held = [real_sample(photographs, n, labels[n]) for n in held_names]
+    taught = taught_samples(args.taught)
+    if args.taught:
+        n_taught = sum(len(s.dice) for s in taught)
+        print(f"{n_taught} taught dice added from {', '.join(map(str, args.taught))}", flush=True)
     negs = [cv2.imread(str(args.data / "real-boards" / n)) for n in NEGATIVE_BOARDS]
     rendered = load_rendered(args.rendered, args.seed + 1, args.cache)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -692,7 +733,7 @@ def main() -> None:
         if held
         else []
     )
-    pool = DicePool(samples + composites, rendered + extra)
+    pool = DicePool(samples + composites, rendered + extra, taught)
     pool.hard = args.hard
     reader = train_reader(pool, negs, args.read_steps, rng, start, held, args.hard_every, on_boards)
     if held:
