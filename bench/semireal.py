@@ -29,6 +29,16 @@ call as a player sees it:
 - stalled: the referee waits (it cannot see the throw).
 
 Targets: wrong 0, asked at most 5 %, stalled 0.
+
+What a table teaches (``--teach FOLDER``): the dice of the good throws read in a game that the reader
+read below ``SURE_ROLL``, cut out as the live referee keeps them (``referee.loop.die_crops``), with the
+face the table's play of the true roll gives each (``throws.faces_played``), written as ``referee taught``
+writes a record's. ``--dice A`` or ``B`` throws only every other held-out die of each photograph, so
+that what one half teaches (``tools/train_dice.py --taught``) can be scored on the other
+(``--value-model``)::
+
+    python -m bench.semireal --dice A --seed 101 --teach /tmp/taught
+    python -m bench.semireal --dice B --value-model /tmp/run/dice_value.onnx
 """
 
 from __future__ import annotations
@@ -46,25 +56,58 @@ import numpy as np
 from bgboard.layout import Board
 from calibration.labelled import labelled_cameras
 from referee.cli.read import throw_call
+from referee.cli.taught import write_folder
+from referee.loop import die_crops
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
-from referee.throws import CallKind, surely_read
+from referee.throws import CallKind, faces_played, surely_read
 from synthetic import pasted
 from synthetic.pasted import Cutout
-from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
+from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice
+from vision import dice_model
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
 from vision.dice import find_dice
-from vision.reading import CubeReading
+from vision.reading import CubeReading, DieReading
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 BOARDS, DICE = DATA / "real-boards", DATA / "real-dice"
 MODES = ("in a game", "first throw")
 
 
-def held_out_dice() -> dict[int, list[Cutout]]:
-    """The dice of the photographs the networks never trained on, by face."""
-    return pasted.held_out_dice(DICE / "labels.csv", DICE / "images")
+def held_out_dice(half: str = "all") -> dict[int, list[Cutout]]:
+    """The dice of the photographs the networks never trained on, by face: all of them, or ``half``
+    "A" or "B", every other die of each photograph (two halves with the same kinds of dice)."""
+    labels = DICE / "labels.csv"
+    dice = pasted.cutouts(labels, DICE / "images", pasted.held_out(labels))
+    if half == "all":
+        return pasted.by_face(dice)
+    nth: Counter[str] = Counter()
+    kept = []
+    for die in dice:
+        if nth[die.source] % 2 == "AB".index(half):
+            kept.append(die)
+        nth[die.source] += 1
+    return pasted.by_face(kept)
+
+
+def taught(
+    frame: np.ndarray, throw: Throw, seen: list[DieReading], t: RealTable
+) -> tuple[list[tuple[int, bytes]], int]:
+    """What the table teaches the reader with this throw, as the live session keeps it (``Session._taught``
+    when the play of the roll thrown confirms it): each die of a good throw of two read below
+    ``SURE_ROLL``, cut out of the frame, with the face the roll gives it; and how many of those faces are
+    not the face of the pasted die nearest it (the lesson itself wrong)."""
+    if throw.due is not None or len(seen) != 2:
+        return [], 0
+    read = surely_read(seen)
+    faces = faces_played(read, throw.values)
+    wanted = [(d, f) for d, f, sure in zip(seen, faces, read, strict=True) if sure is None and f is not None]
+    crops = die_crops(frame, [d for d, _ in wanted])
+    out = [(f, png) for (_, f), png in zip(wanted, crops, strict=True) if png is not None]
+    truth = list(zip(seen_dice(t, throw), throw.values, strict=True))
+    wrong = sum(f != min(truth, key=lambda tv: math.dist(d.center, tv[0][:2]))[1] for d, f in wanted)
+    return out, wrong
 
 
 def score(throw: Throw, kind: CallKind, faces: list[int], reason: str, seen: int, sure: bool = False) -> str:
@@ -158,13 +201,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("-v", "--verbose", action="store_true", help="list every throw not called right")
     parser.add_argument("--save", type=Path, help="save the frames of the throws not called right here")
+    parser.add_argument(
+        "--dice", choices=("all", "A", "B"), default="all", help="throw every held-out die, or half of them"
+    )
+    parser.add_argument(
+        "--teach",
+        type=Path,
+        help="write the dice these throws teach here (a new folder), as `referee taught` does",
+    )
+    parser.add_argument(
+        "--value-model",
+        type=Path,
+        help="a dice_value.onnx to read with instead of the shipped readers (with a dice_value_board.onnx "
+        "beside it, that one reads the boards)",
+    )
     args = parser.parse_args(argv)
+    if args.value_model:
+        if args.value_model.name != "dice_value.onnx" or not args.value_model.is_file():
+            parser.error("--value-model must name a file called dice_value.onnx (the reader loads that name)")
+        dice_model.MODELS = args.value_model.resolve().parent
+    if args.teach and (args.teach / "labels.csv").exists():
+        parser.error(f"{args.teach / 'labels.csv'} already exists: name a new folder")
     if not BOARDS.is_dir() or not DICE.is_dir():
         print(f"real data not present ({DATA}): skipped")
         return 0
     began = time.perf_counter()
-    dice = held_out_dice()
+    dice = held_out_dice(args.dice)
     boards, readers = tables()
+    lessons: list[tuple[str, int, bytes]] = []
+    wrong_lessons = 0
     rng = np.random.default_rng(args.seed)
     tallies = {mode: Tally() for mode in MODES}
     cubes: Counter[str] = Counter()
@@ -207,6 +272,10 @@ def main(argv: list[str] | None = None) -> int:
             sure = None not in surely_read(reading.dice)
             verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice), sure)
             tallies[mode].add(throw, verdict, ms, dice_ms)
+            if args.teach and mode == MODES[0]:
+                kept, wrong = taught(frame, throw, reading.dice, t)
+                lessons += [(f"throw{n:04d}-{k}.png", face, png) for k, (face, png) in enumerate(kept)]
+                wrong_lessons += wrong
             if verdict == "right":
                 continue
             if args.verbose:
@@ -220,13 +289,20 @@ def main(argv: list[str] | None = None) -> int:
                 cv2.imwrite(str(args.save / f"throw{n:04d}-before.png"), before)
     print(
         f"{args.throws} throws on {len(boards)} real boards ({', '.join(b.name for b in boards)}), "
-        f"{sum(len(v) for v in dice.values())} real dice never trained on, "
+        f"{sum(len(v) for v in dice.values())} real dice never trained on ({args.dice}), "
         f"{time.perf_counter() - began:.0f} s"
     )
     for mode, tally in tallies.items():
         print("\n".join(tally.lines(mode)))
     if cubes:
         print("the cube, turned to 2 and moved: " + ", ".join(f"{k} {v}" for k, v in sorted(cubes.items())))
+    if args.teach:
+        try:
+            write_folder(args.teach, lessons)
+        except OSError as e:
+            print(f"cannot write the taught dice into {args.teach}: {e.strerror or e}")
+            return 2
+        print(f"taught {len(lessons)} dice ({wrong_lessons} with a face not the die's): {args.teach}")
     return 0 if all(t.passed for t in tallies.values()) else 1
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,6 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from referee.journal import Journal, JournalError
-    from vision.dice_model import TAUGHT_PX, TAUGHT_WINDOW
 
     try:
         with Journal.reader(args.record) as journal:
@@ -45,22 +45,27 @@ def run(args: argparse.Namespace) -> int:
     labels = args.folder / "labels.csv"
     if labels.exists():
         raise CommandError(f"{labels} already exists: name a new folder, so that no labels are overwritten")
-    half = TAUGHT_PX / TAUGHT_WINDOW / 2  # the die's half side in its crop, which it is the middle of
-    lo, hi = f"{TAUGHT_PX / 2 - half:.2f}", f"{TAUGHT_PX / 2 + half:.2f}"
     try:
-        (args.folder / "images").mkdir(parents=True, exist_ok=True)
-        rows = []
-        for die in dice:
-            name = f"taught-{die.id}.png"
-            (args.folder / "images" / name).write_bytes(die.image)
-            rows.append([name, TAUGHT_PX, TAUGHT_PX, WORDS[die.face - 1], lo, lo, hi, hi])
-        with labels.open("w", newline="") as f:
-            out = csv.writer(f)
-            out.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
-            out.writerows(rows)
+        write_folder(args.folder, [(f"taught-{die.id}.png", die.face, die.image) for die in dice])
     except OSError as e:
         raise CommandError(f"cannot write into {args.folder}: {e.strerror or e}") from None
     faces = Counter(die.face for die in dice)
     counts = ", ".join(f"{faces[f]} showing {f}" for f in sorted(faces))
     print(f"wrote {len(dice)} dice to {args.folder} ({counts}): tools/train_dice.py --taught {args.folder}")
     return 0
+
+
+def write_folder(folder: Path, dice: Sequence[tuple[str, int, bytes]]) -> None:
+    """Write ``dice`` (file name, face, PNG of ``vision.dice_model.taught_crop``) into ``folder`` as
+    ``labels.csv`` and ``images/``, each die's box the middle of its crop. Raises OSError."""
+    from vision.dice_model import TAUGHT_PX, TAUGHT_WINDOW
+
+    half = TAUGHT_PX / TAUGHT_WINDOW / 2  # the die's half side in its crop, which it is the middle of
+    lo, hi = f"{TAUGHT_PX / 2 - half:.2f}", f"{TAUGHT_PX / 2 + half:.2f}"
+    (folder / "images").mkdir(parents=True, exist_ok=True)
+    for name, _, png in dice:
+        (folder / "images" / name).write_bytes(png)
+    with (folder / "labels.csv").open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["filename", "width", "height", "class", "xmin", "ymin", "xmax", "ymax"])
+        out.writerows([name, TAUGHT_PX, TAUGHT_PX, WORDS[face - 1], lo, lo, hi, hi] for name, face, _ in dice)
