@@ -196,7 +196,8 @@ def train(
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DATA)
-    ap.add_argument("--out", type=Path, default=Path("vision/models"))
+    # no default: a run writes beside its log, and replaces a shipped network only when copied over it
+    ap.add_argument("--out", type=Path, required=True, help="the folder the trained network is written to")
     ap.add_argument("--holdout", type=int, default=0, help="keep every Nth photograph apart (0: use all)")
     ap.add_argument("--steps", type=int, default=2500)
     ap.add_argument("--batch", type=int, default=16)

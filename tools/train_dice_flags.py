@@ -569,7 +569,8 @@ def main() -> None:
     ap.add_argument("--boards-cache", type=Path)
     ap.add_argument("--init", type=Path, help="start from these weights (a dice_flags.pt or .onnx)")
     ap.add_argument("--data-only", action="store_true", help="render and cache the data, then stop")
-    ap.add_argument("--out", type=Path, default=Path("vision/models"))
+    # no default: a run writes beside its log, and replaces a shipped network only when copied over it
+    ap.add_argument("--out", type=Path, required=True, help="the folder the trained network is written to")
     args = ap.parse_args()
     if {args.seed, args.val_seed} & {3, 7, 11, 13}:
         raise SystemExit("seeds 3, 7, 11 and 13 are the benchmark's: train and validate on others")
