@@ -60,7 +60,7 @@ from referee.cli.taught import write_folder
 from referee.loop import die_crops
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
-from referee.throws import CallKind, faces_played, surely_read
+from referee.throws import CallKind, faces_played, lessons, surely_read
 from synthetic import pasted
 from synthetic.pasted import Cutout
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice
@@ -100,9 +100,7 @@ def taught(
     not the face of the pasted die nearest it (the lesson itself wrong)."""
     if throw.due is not None or len(seen) != 2:
         return [], 0
-    read = surely_read(seen)
-    faces = faces_played(read, throw.values)
-    wanted = [(d, f) for d, f, sure in zip(seen, faces, read, strict=True) if sure is None and f is not None]
+    wanted = lessons(seen, faces_played(surely_read(seen), throw.values))
     crops = die_crops(frame, [d for d, _ in wanted])
     out = [(f, png) for (_, f), png in zip(wanted, crops, strict=True) if png is not None]
     truth = list(zip(seen_dice(t, throw), throw.values, strict=True))

@@ -916,7 +916,6 @@ class Session:
         if seen is None:
             return []
         dice, crops = seen
-        read = zip(dice, faces(dice), throws.surely_read(dice), strict=True)
-        wanted = [(die, face) for die, face, sure in read if sure is None and face is not None]
+        wanted = throws.lessons(dice, faces(dice))
         images = crops([die for die, _ in wanted]) if wanted else []
         return [(face, png) for (_, face), png in zip(wanted, images, strict=True) if png is not None]

@@ -90,6 +90,18 @@ def faces_played(read: Sequence[int | None], roll: tuple[int, int]) -> tuple[int
     return (first, a + b - first)
 
 
+def lessons(dice: Dice, faces: Sequence[int | None]) -> list[tuple[DieReading, int]]:
+    """What a confirmed throw teaches the reader: each die of ``dice`` read below ``SURE_ROLL`` that
+    ``faces`` (one a die, None where the confirmation does not say) gives a face, with that face.
+
+    >>> seen = [DieReading(4, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), c) for c in (0.99, 0.8)]
+    >>> [(d.confidence, f) for d, f in lessons(seen, faces_played(surely_read(seen), (4, 2)))]
+    [(0.8, 2)]
+    """
+    read = zip(dice, faces, surely_read(dice), strict=True)
+    return [(die, f) for die, f, sure in read if sure is None and f is not None]
+
+
 def face(die: DieReading) -> int | None:
     """The die's face as read, or its likeliest face where the reader was not sure (None if cocked)."""
     return die.value if die.value is not None else die.likeliest
