@@ -32,6 +32,7 @@ class Labelled:
     profile: Profile
     dice: tuple[tuple[float, float], ...]  # centres of the photograph's own dice, px
     cube: tuple[float, float] | None  # centre of its cube, px
+    zoom: float = 1.0  # the photograph enlarged this many times (``labelled_cameras``)
 
     @property
     def checkers(self) -> np.ndarray:
@@ -48,8 +49,10 @@ class Labelled:
         return float(nx), float(ny), height, aspect
 
 
-def labelled_cameras(boards: Path) -> list[Labelled]:
-    """One :class:`Labelled` per camera of ``boards`` (a folder with ``labels.json``)."""
+def labelled_cameras(boards: Path, zoom: float = 1.0) -> list[Labelled]:
+    """One :class:`Labelled` per camera of ``boards`` (a folder with ``labels.json``). ``zoom`` enlarges
+    each photograph (and its labels) first, as a camera with that many times the pixels across the
+    field would see the board: the semi-real benchmark's dice then lie larger in the frame."""
     out = []
     seen: set[str] = set()
     for d in json.loads((boards / "labels.json").read_text()):
@@ -59,9 +62,12 @@ def labelled_cameras(boards: Path) -> list[Labelled]:
         image = cv2.imread(str(boards / d["image"]))
         if image is None:
             raise ValueError(f"cannot read {boards / d['image']}")
+        if zoom != 1.0:
+            image = cv2.resize(image, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
         layout = ImageLayout.from_json(d)
-        profile = calibrate(image, [tuple(c) for c in d["board_quad"]], known=layout, source=d["image"])
-        dice = tuple((float(x), float(y)) for x, y in (die["center"] for die in d.get("dice") or []))
-        cube = tuple(float(v) for v in d["cube"]["center"]) if d.get("cube") else None
-        out.append(Labelled(d["image"], image, layout, profile, dice, cube))  # type: ignore[arg-type]
+        quad = [(zoom * x, zoom * y) for x, y in d["board_quad"]]
+        profile = calibrate(image, quad, known=layout, source=d["image"])
+        dice = tuple((zoom * x, zoom * y) for x, y in (die["center"] for die in d.get("dice") or []))
+        cube = tuple(zoom * v for v in d["cube"]["center"]) if d.get("cube") else None
+        out.append(Labelled(d["image"], image, layout, profile, dice, cube, zoom))
     return out

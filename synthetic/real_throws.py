@@ -83,6 +83,8 @@ class LabelledPhotograph(Protocol):
     def cube(self) -> tuple[float, float] | None: ...
     @property
     def pose(self) -> tuple[float, float, float, float]: ...
+    @property
+    def zoom(self) -> float: ...
 
 
 @dataclass
@@ -99,6 +101,7 @@ class RealTable:
     # the camera over the field: its nadir (x, y) and height in field widths, x right and y down from the
     # top-left corner, and the field's height over its width; None: straight down from far above
     camera: tuple[float, float, float, float] | None = None
+    zoom: float = 1.0  # the photograph enlarged this many times: its clock and cube are drawn so much larger
 
     @classmethod
     def of(
@@ -123,7 +126,9 @@ class RealTable:
     def of_labelled(cls, c: LabelledPhotograph) -> RealTable:
         """The table of a labelled, calibrated photograph, its camera posed as the reader poses it."""
         p = c.profile
-        return cls.of(c.name, c.image, c.layout, p.corners, p.orientation, c.checkers, c.dice, c.cube, c.pose)
+        t = cls.of(c.name, c.image, c.layout, p.corners, p.orientation, c.checkers, c.dice, c.cube, c.pose)
+        t.zoom = c.zoom
+        return t
 
     @property
     def to_image(self) -> np.ndarray:
@@ -289,6 +294,7 @@ def _cube_moved(t: RealTable, rng: np.random.Generator) -> tuple[float, float]:
 def cube_face(t: RealTable, value: int, rng: np.random.Generator) -> Cutout:
     """The top face of ``t``'s cube turned to ``value``, drawn in the colours of the photograph's cube."""
     side, face, ink, disc = CUBES[t.name]
+    side *= t.zoom
     n = int(round(side * 1.3))
     img = np.zeros((n, n, 3), np.uint8)
     img[:] = face
@@ -308,12 +314,13 @@ def cube_face(t: RealTable, value: int, rng: np.random.Generator) -> Cutout:
 
 def _tick(image: np.ndarray, t: RealTable, rng: np.random.Generator) -> None:
     """The clock's digits move on: a strip of each panel replaced by a shifted copy of itself."""
-    for x0, y0, x1, y1 in CLOCKS.get(t.name, ()):
+    for box in CLOCKS.get(t.name, ()):
+        x0, y0, x1, y1 = (round(v * t.zoom) for v in box)
         panel = image[y0:y1, x0:x1]
-        k = int(rng.integers(6, 14))
+        k = round(int(rng.integers(6, 14)) * t.zoom)
         start = int(rng.integers(0, max(1, panel.shape[0] - 2 * k)))
         strip = panel[start : start + k].copy()
-        panel[start : start + k] = np.roll(strip, int(rng.integers(-4, 5)), axis=0)[
+        panel[start : start + k] = np.roll(strip, round(int(rng.integers(-4, 5)) * t.zoom), axis=0)[
             :, :: 1 if rng.random() < 0.5 else -1
         ]
 
@@ -322,7 +329,7 @@ def _base(t: RealTable, throw: Throw, rng: np.random.Generator) -> np.ndarray:
     """The table as the turn began, before any clock tick: the cube where the throw says it was put."""
     image = t.image.copy()
     if throw.cube is not None and t.cube is not None:
-        side = CUBES[t.name][0]
+        side = CUBES[t.name][0] * t.zoom
         image = _painted_out(image, [list(t.cube)], side)
         x, y = t.image_at(*throw.cube)
         paste(image, cube_face(t, 2, rng), (x, y), side, float(rng.uniform(-20, 20)), rng, shadow=0.25)
