@@ -11,7 +11,20 @@ import subprocess
 import sys
 import time
 
-ALL = ["rules", "notation", "game", "render", "boards", "dice", "semireal", "console", "e2e", "teach", "soak"]
+ALL = [
+    "rules",
+    "notation",
+    "game",
+    "render",
+    "boards",
+    "dice",
+    "dice_size",
+    "semireal",
+    "console",
+    "e2e",
+    "teach",
+    "soak",
+]
 
 
 def main(names: list[str]) -> int:

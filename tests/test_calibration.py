@@ -16,7 +16,7 @@ from calibration.learn import CalibrationError, calibrate, default_orientation
 from referee.cli import main
 from vision.board_reader import BoardReader
 from vision.checkers import AMBIGUOUS_RATIO, EMPTY, LIGHT, EmptyField
-from vision.dice import find_dice
+from vision.dice import CLEAR_DIE_PX, find_dice
 from vision.profile import Profile, ProfileError
 
 
@@ -240,12 +240,33 @@ def test_cli_calibrate_and_read(shared_data: Path, tmp_path: Path, capsys: pytes
     corners = " ".join(f"{x},{y}" for x, y in label["board_quad"])
     profile = str(tmp_path / "p.profile")
     assert main(["calibrate", image, "--corners", corners, "--known", str(known), "-o", profile]) == 0
-    capsys.readouterr()
+    # the tournament camera gives a die 20 px: the table is told that dice read surely from CLEAR_DIE_PX
+    assert f"a die is about 20 px across in these frames; real dice are read surely from {CLEAR_DIE_PX}" in (
+        capsys.readouterr().out
+    )
     assert main(["read", image, "--profile", profile, "--json", "--no-dice"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["image"] == image
     assert (got["top"], got["bottom"], got["bar"]) == (label["top"], label["bottom"], {"light": 0, "dark": 2})
     assert set(got) >= {"off", "confidence", "occluded", "unreadable_points", "dice", "elapsed_ms"}
+
+
+@pytest.mark.shared
+def test_cli_calibrate_is_quiet_about_dice_a_camera_gives_enough_pixels(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    label = _label(shared_data, "frame0.jpg")
+    known = tmp_path / "known.json"
+    known.write_text(json.dumps({k: label[k] for k in ("top", "bottom", "bar")}))
+    # the same table seen with half as many pixels again across it: a die 32 px, not 21
+    photo = cv2.imread(str(shared_data / "real-boards" / "frame0.jpg"))
+    image = str(tmp_path / "nearer.png")
+    cv2.imwrite(image, cv2.resize(photo, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC))
+    corners = " ".join(f"{1.5 * x},{1.5 * y}" for x, y in label["board_quad"])
+    profile = str(tmp_path / "p.profile")
+    assert main(["calibrate", image, "--corners", corners, "--known", str(known), "-o", profile]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("calibrated ") and "warning" not in out
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 from conftest import DemoRecording, one_line_error
 from test_record import another_referee, damage
-from test_service import REFEREE, config_for
+from test_service import REFEREE, config_for, said
 
 from referee.cli import main
 from referee.journal import Journal
+from vision.dice import CLEAR_DIE_PX
 
 
 def test_a_record_locked_by_another_program(
@@ -67,6 +68,21 @@ def test_a_profile_made_at_another_resolution(
     )
     assert main(["run", "--config", str(cfg), "--no-keys"]) == 2
     one_line_error(capsys, "1280x720", "640x480", "size = [640, 480]")
+
+
+def test_a_camera_that_gives_a_die_too_few_pixels_is_named_at_start(
+    demo_recording: DemoRecording, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo's rendered camera puts its field 704 px wide in a 1280x720 frame, 23 px a die, under
+    CLEAR_DIE_PX: `referee run` says so once, before the first frame, and referees the table anyway."""
+    assert main(["run", "--config", str(config_for(demo_recording, tmp_path)), "--no-keys"]) == 0
+    out = capsys.readouterr().out
+    first, *rest = out.splitlines()
+    profile = (demo_recording.folder / "profile.json").resolve()
+    assert first.startswith(f"warning: {profile}: a die is about 23 px across in these frames")
+    assert f"real dice are read surely from {CLEAR_DIE_PX} px" in first
+    assert not any(line.startswith("warning") for line in rest)
+    assert said(out) == [s.text for s in demo_recording.result.says]
 
 
 @pytest.mark.parametrize(

@@ -98,7 +98,8 @@ def test_run_locks_the_camera_at_the_profiles_gains_and_stops_cleanly_on_sigterm
     from vision.profile import Profile
 
     stored = CameraSettings(12000, 2.0, (1.8, 1.5))
-    profile = SimpleNamespace(orientation=O, camera=stored.to_dict())
+    field = ((0.0, 0.0), (1240.0, 0.0), (1240.0, 600.0), (0.0, 600.0))  # 40 px a die: no warning
+    profile = SimpleNamespace(orientation=O, camera=stored.to_dict(), corners=field)
     monkeypatch.setattr(Profile, "load", classmethod(lambda cls, path: profile))
     opened: list[object] = []
 

@@ -56,6 +56,12 @@ PHOTO_SURE = 0.9
 DOUBT_SCALES = (0.85, 1.0, 1.15)
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
+# The fewest pixels across a die at which real dice are read as surely as the readers' target asks: fewer
+# blur a pip into its neighbour or into a dark die's body. At a die's labelled box 99 % of the dice the
+# networks never trained on read right from 28 px (``bench.dice_size``); thrown on the real boards, a
+# face read below READABLE was the die's about one time in two up to 29 px a die, four in five from 30
+# (``bench.semireal``). On a field that gives a die fewer, such a face is not named to the table.
+CLEAR_DIE_PX = 30
 # A die of a pair lying against each other is read in a crop as wide as their patch of change (a die and
 # the blur's spread; a looser crop takes in the other die's pips), and its face counts only at this
 # confidence: the crop still holds an edge of the other die, and a face read unsurely there is more
@@ -162,6 +168,26 @@ def _quad(field_quad: np.ndarray | Sequence | None) -> np.ndarray | None:
 def expected_die_side(field_quad: np.ndarray | None) -> float | None:
     """The die side in pixels a field of this size implies (None without a field)."""
     return None if field_quad is None else _die_side(field_quad)
+
+
+def small_dice_warning(field_quad: np.ndarray | Sequence) -> str | None:
+    """What to tell the table when a field this size in the frame puts fewer than ``CLEAR_DIE_PX`` pixels
+    across a die, else None.
+
+    >>> small_dice_warning([(0, 0), (1240, 0), (1240, 600), (0, 600)]) is None
+    True
+    >>> small_dice_warning([(0, 0), (620, 0), (620, 300), (0, 300)])[:43]
+    'a die is about 20 px across in these frames'
+    """
+    side = _die_side(np.asarray(field_quad, np.float64))
+    if side >= CLEAR_DIE_PX:
+        return None
+    return (
+        f"a die is about {side:.0f} px across in these frames; real dice are read surely from "
+        f"{CLEAR_DIE_PX} px, so smaller ones are misread, asked about or waited on more often (python -m "
+        "bench.dice_size): bring the camera nearer the board or give it a larger camera.size, then "
+        "calibrate again"
+    )
 
 
 def _die_side(q: np.ndarray) -> float:
@@ -725,10 +751,11 @@ def find_dice(
     else:
         looks = _in_a_photograph(probs[kept])
     crowded = _crowded([cands[i] for i in kept], _die_side(quad)) if quad is not None else set()
+    few = quad is not None and _die_side(quad) < CLEAR_DIE_PX
     read: dict[int, DieReading] = {}
     for k, (i, look) in enumerate(zip(kept, looks, strict=True)):
         die = _reading(
-            image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves, k in crowded
+            image, cands[i], probs[i], look, checker_mask, on_checker_valid, i in halves, k in crowded, few
         )
         if die is not None:
             read[i] = die
@@ -996,7 +1023,8 @@ def _second_look(
     if not flat[best] and not look.cocked:
         return None  # the value reader alone sees a lean: no die made out
     near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
-    return _reading(image, looks[best], probs[best], look, None, on_checker_valid, near)
+    few = side < CLEAR_DIE_PX
+    return _reading(image, looks[best], probs[best], look, None, on_checker_valid, near, few_pixels=few)
 
 
 def _unread(
@@ -1204,13 +1232,15 @@ def _reading(
     on_checker_valid: bool,
     half_of_a_pair: bool = False,
     crowded: bool = False,
+    few_pixels: bool = False,
 ) -> DieReading | None:
     """One found die as the referee reads it; None for a find beyond the field that is no clear die.
     ``half_of_a_pair``: one of two small dice lying against each other, whose crop holds a little of the
     other: its face counts only when surely read (``PAIR_READABLE``); an unsure one is asked about
     where it is read at ``READABLE`` or more, or the flags network sees it lean (the table is asked
     whether every die lies flat), and waited on otherwise. ``crowded``:
-    another die lies within ``CROPPED_IN`` die sides (as the two of a pair do)."""
+    another die lies within ``CROPPED_IN`` die sides (as the two of a pair do). ``few_pixels``: the field
+    gives a die fewer than ``CLEAR_DIE_PX`` pixels, and a face read below ``READABLE`` is not named."""
     if (half_of_a_pair or crowded) and look.cocked and _cocked_odds(p) <= 0.0:
         # the other die's edge and side beside a flat die look like a lean to the flags network: unless
         # the value reader, too, finds "cocked" likelier than every face, the table is asked about the
@@ -1235,8 +1265,11 @@ def _reading(
         pips = _pip_count(image, c)
         if pips == value and pips >= CONFIRMING_PIPS:
             unreadable = False  # the network is unsure but the pips, counted the classical way, agree
-        elif pips is not None and pips != value:
-            likeliest = None  # the two disagree: no face is likely enough to ask the table about
+        elif (pips is not None and pips != value) or few_pixels:
+            # the two disagree, or the die has too few pixels for a face read below READABLE to be more
+            # than a coin toss: no face is likely enough to ask the table about (the referee waits, and
+            # the play names the roll)
+            likeliest = None
     outside, half, on_checker = False, None, False
     if look.foot is not None:
         u, v = look.foot

@@ -54,7 +54,9 @@ class DieReading:
     outside_field: bool = False
     unreadable: bool = False
     half: Half | None = None  # the half of the field as the image shows it; None on the bar or off the field
-    # the likeliest top face even where it is too unclear to count (``value`` None); None when cocked
+    # the face the table is asked about where the die is too unclear to count (``value`` None); None when
+    # no face is likely enough to name: cocked, its pips counted another, or read below
+    # ``vision.dice.READABLE`` where the die has too few pixels (``vision.dice.CLEAR_DIE_PX``)
     likeliest: int | None = None
 
     @property
@@ -64,7 +66,8 @@ class DieReading:
 
     def to_json(self) -> dict:
         """``value`` is the top face as read: for a die flagged ``unreadable`` the likeliest face, which
-        ``confidence`` weighs and the referee does not use; null for a cocked die (no face is up)."""
+        ``confidence`` weighs and the referee only asks about; null for a cocked die (no face is up) and
+        where no face is likely enough to name."""
         return {
             "value": self.value if self.value is not None else self.likeliest,
             "center": [round(self.center[0], 1), round(self.center[1], 1)],

@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
     from bgboard.layout import Orientation
     from calibration.field import FieldNotFound, find_field, parse_corners
     from calibration.learn import CalibrationError, calibrate
+    from vision.dice import small_dice_warning
 
     frame = load_image(args.image)
     layout = load_layout(args.known) if args.known else None
@@ -152,4 +153,7 @@ def run(args: argparse.Namespace) -> int:
     )
     for note in profile.notes:
         print(f"warning (--force): {note}")
+    small = small_dice_warning(corners)
+    if small:
+        print(f"warning: {small}")
     return 0

@@ -129,6 +129,7 @@ def _referee(
     from referee.session import Session, SessionOptions
     from vision.alignment import FieldEdges
     from vision.board_reader import BoardReader
+    from vision.dice import small_dice_warning
     from vision.profile import ProfileError
 
     hardware = config.hardware
@@ -147,6 +148,9 @@ def _referee(
         raise CommandError(str(e)) from None
     if session.game is not None:
         print(f"resuming game {session.game_number}: {session.status()}", flush=True)
+    small = small_dice_warning(profile.corners)
+    if small:
+        print(f"warning: {config.profile}: {small}", flush=True)
     spec = hardware.camera.source
     live = not spec.startswith("replay:") and not Path(spec).exists()
     feed = Feed(live=live, stop=stop)
