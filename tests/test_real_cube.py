@@ -8,8 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bgboard.layout import Side
+from bgboard.layout import Board, Side
 from calibration.labelled import Labelled, labelled_cameras
+from referee.cli.read import throw_call
+from referee.rules_options import RuleOptions
+from referee.session import SessionOptions
+from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, render_throw
 from vision.board_reader import BoardReader
@@ -71,3 +75,21 @@ def test_a_die_beside_the_bar_is_not_taken_for_the_cube_that_did_not_move(frame0
         reading = reader.read(frame, expected=table.layout, before=reader.turn_still(before))
         assert seen is not None and reading.cube == seen, seed
         assert sorted(d.value for d in reading.dice) == [2, 5], seed
+
+
+def test_the_cube_at_the_bar_end_hides_no_checker_and_no_die(frame0, frames) -> None:
+    """The taker's cube at the bar's end covers bar slots: what is under it is not counted, but it is no
+    hand over the board. The turn's frame reads clear and exact, and the throw that left a die in the
+    tray is thrown again. (Until stop 36 the slots read as something foreign, both bar cells were
+    unreadable, and with the board occluded the referee waited on the one die it saw.)"""
+    table = RealTable.of_labelled(frame0)
+    layout = table.layout
+    board = Board.from_layout(layout, table.orientation)
+    options = SessionOptions(table.orientation, RuleOptions())
+    for frame, before in frames:
+        reader = BoardReader(frame0.profile)
+        seen = reader.read(before, expected=layout)
+        assert seen.cube is not None and not seen.occluded
+        assert seen.counts() == (layout.top, layout.bottom, layout.bar_light, layout.bar_dark)
+        reading = reader.read(frame, expected=layout, before=reader.turn_still(before))
+        assert throw_call(reading, board, THROW.roller, options).kind is CallKind.REROLL

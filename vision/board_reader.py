@@ -232,7 +232,7 @@ class BoardReader:
         point_calls, point_foreign = self._point_calls(slots, point_d, under_die)
         empty = [c.best == EMPTY and not c.novel for c in point_calls]
         self._last_empty = (frame, np.array(empty, dtype=bool))  # for the turn's still (``checkers``)
-        bar_calls, bar_foreign = self._bar_calls(slots, dice)
+        bar_calls, bar_foreign = self._bar_calls(slots, dice, cube)
         foreign = bool(point_foreign.any() or bar_foreign.any())
         counts = None
         if self.counter is not None:
@@ -367,26 +367,33 @@ class BoardReader:
         foreign = foreign_points(score.reshape(2, 12, self.grid.k), 1.0).ravel()
         return call_slots(point_d, novelty, self._outside_points | foreign, near), foreign
 
-    def _bar_calls(self, slots: _Slots, dice: tuple[DieReading, ...]) -> tuple[list[SlotCall], np.ndarray]:
+    def _bar_calls(
+        self, slots: _Slots, dice: tuple[DieReading, ...], cube: CubeReading | None
+    ) -> tuple[list[SlotCall], np.ndarray]:
         """Every bar candidate's call, and which candidates something foreign covers. A die on the bar is
-        no hand either (what is under it may be anything, and is not counted); a lone novel spot that no
-        neighbour backs (a glint, the bar's end) hides that spot only, not the bar."""
+        no hand either (what is under it may be anything, and is not counted), nor is the cube found
+        lying on it (a taker puts it at the bar's end); a lone novel spot that no neighbour backs (a
+        glint, the bar's end) hides that spot only, not the bar."""
         novelty = self.model.novelty
         samples, bar_d = slots.samples, slots.bar_d
         score = slots.bar_near / novelty
         if self.profile.bar_reference is not None:
             changed = self.profile.bar_reference.changed(self.model.standardise(samples.bar_features))
             score = np.where(bar_d.argmin(axis=1) == EMPTY, np.maximum(score, changed), score)
-        under_die = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
-        score = np.where(under_die, 0.0, score)
+        covered = np.array(self._under_dice(dice, samples.bar_centers), dtype=bool)
+        if cube is not None:
+            h = cube_side(np.asarray(self.profile.corners, dtype=np.float64)) / 2
+            (x, y), g = cube.center, self.profile.geometry
+            covered |= under_box((x - h, y - h, x + h, y + h), samples.bar_centers, self.rectifier, g)
+        score = np.where(covered, 0.0, score)
         foreign = foreign_line(score, 1.0)
         pitch = self.profile.geometry.pitch
         lone = lone_spots(score, 1.0, samples.bar_centers, 0.25 * pitch) & foreign & ~self._outside_bar
         calls = call_slots(bar_d, novelty, self._outside_bar | (foreign & ~lone), slots.bar_near)
-        spoilt = _spoil(calls, under_die.tolist())
+        spoilt = _spoil(calls, covered.tolist())
         return [
             _HIDDEN if alone and not under else c
-            for c, under, alone in zip(spoilt, under_die, lone, strict=True)
+            for c, under, alone in zip(spoilt, covered, lone, strict=True)
         ], foreign
 
     def _junction_calls(self, samples: SlotSamples, dice: tuple[DieReading, ...]) -> list[SlotCall] | None:
