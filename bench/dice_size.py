@@ -43,13 +43,14 @@ def shrunk(image: np.ndarray, factor: float) -> np.ndarray:
     return decoded if decoded is not None else small
 
 
-def read_at(size: int, photographs: dict[str, list[tuple[int, float, float, float, float]]]) -> np.ndarray:
-    """(value, face read, confidence) of every die of ``photographs`` shrunk to ``size`` px a die."""
+Boxes = list[tuple[int, float, float, float, float]]
+
+
+def read_at(size: int, photographs: list[tuple[np.ndarray, Boxes]]) -> np.ndarray:
+    """(value, face read, confidence) of every die of ``photographs`` (each image with its labelled
+    dice) shrunk to ``size`` px a die."""
     rows = []
-    for name, boxes in sorted(photographs.items()):
-        image = cv2.imread(str(DICE / "images" / name))
-        if image is None:
-            continue
+    for image, boxes in photographs:
         for value, x0, y0, x1, y1 in boxes:
             f = size / ((x1 - x0 + y1 - y0) / 2)
             small = shrunk(image, f)
@@ -72,7 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     began = time.perf_counter()
     kept = pasted.held_out(labels)
-    photographs = {name: boxes for name, boxes in pasted.labelled(labels).items() if name in kept}
+    # each photograph read from disk once, for every size
+    loaded = [
+        (cv2.imread(str(DICE / "images" / name)), boxes)
+        for name, boxes in sorted(pasted.labelled(labels).items())
+        if name in kept
+    ]
+    photographs = [(image, boxes) for image, boxes in loaded if image is not None]
     clear = None
     for size in sorted(args.sizes):
         rows = read_at(size, photographs)
@@ -87,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         if clear is None and right.mean() >= TARGET:
             clear = size
     print(
-        f"{sum(len(b) for b in photographs.values())} held-out real dice of {len(photographs)} photographs, "
+        f"{sum(len(b) for _, b in photographs)} held-out real dice of {len(photographs)} photographs, "
         f"{time.perf_counter() - began:.0f} s; smallest size read {100 * TARGET:.0f} % right: "
         f"{clear if clear is not None else 'none'} px (CLEAR_DIE_PX = {CLEAR_DIE_PX})"
     )
