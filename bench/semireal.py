@@ -251,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     wrong_lessons = 0
     rng = np.random.default_rng(args.seed)
     tallies = {mode: Tally() for mode in MODES}
-    cubes: Counter[str] = Counter()
+    cubes: dict[str, Counter[str]] = {}  # by board and where the cube was put
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     for n in range(args.throws):
@@ -289,7 +289,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             dice_ms = (time.perf_counter() - t0) * 1000
             if mode == MODES[0] and throw.cube is not None:
-                cubes[cube_found(t, throw, reading.cube)] += 1
+                put = "in a tray" if not 0.0 <= throw.cube[0] <= 1.0 else "at the bar's end"
+                cubes.setdefault(f"{t.name} {put}", Counter())[cube_found(t, throw, reading.cube)] += 1
             call = throw_call(reading, board, throw.roller, options)
             sure = None not in surely_read(reading.dice)
             verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice), sure)
@@ -318,7 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     for mode, tally in tallies.items():
         print("\n".join(tally.lines(mode)))
     if cubes:
-        print("the cube, turned to 2 and moved: " + ", ".join(f"{k} {v}" for k, v in sorted(cubes.items())))
+        print("the cube, turned to 2 and moved:")
+        for where, c in sorted(cubes.items()):
+            print(f"  {where:<30} " + ", ".join(f"{k} {v}" for k, v in sorted(c.items())))
     if args.teach:
         try:
             write_folder(args.teach, lessons)
