@@ -15,7 +15,8 @@ camera sees it: a die's side above the board (a checker's thickness more on a ch
 from the camera's nadir (the pose the reader solves from the field; on the most oblique board,
 ``test4.jpg``, by up to one and a half die sides at the near rim). The tournament camera's chess clock
 ticks between the frame the turn began with and the throw; on a third of the throws the cube was turned
-to 2 and moved into a tray or to the bar's end first.
+to 2 and moved into a tray or to the bar's end first (the photograph's own cube, cut out with its rim and
+the side the camera sees, its numeral painted over and a 2 drawn: ``synthetic.real_throws.CUBES``).
 
 Every throw is read twice, as the referee reads it (``referee read --position --on-roll``, the position
 confirmed and the thrower on roll): *in a game*, knowing the settled frame the turn began with (only what

@@ -48,12 +48,38 @@ DUE = {
 }
 # The LCD panels of the tournament camera's chess clock (x0, y0, x1, y1 in px): their digits change.
 CLOCKS = {"frame0.jpg": ((170, 290, 192, 352), (172, 358, 194, 420))}
-# The cube's top face as each photograph shows it: side in px, face and numeral colours (BGR), and a
-# disc behind the numeral where the cube has one.
+
+
+@dataclass(frozen=True)
+class CubeLook:
+    """A photograph's cube (see ``CUBES``)."""
+
+    side: float
+    reach: tuple[int, int, int, int]
+    face: tuple[int, int, int]
+    ink: tuple[int, int, int]
+    disc: tuple[int, int, int] | None
+    numeral: float  # the numeral's height over the face's side
+    trays: tuple[float, float]  # u of the line along each tray (left, right) where a cube lies
+    bar_end: bool  # whether the bar's ends have room for the cube beside the checkers there
+
+
+# The cube as each photograph shows it, cut out of the photograph (its lit rim, the side the camera sees,
+# its shading) with its numeral painted over and another drawn: its top face's side in px, how far the
+# cube reaches left, up, right and down of the face's centre (px, the visible side included), the face's
+# and the numeral's colours (BGR), the disc behind the numeral where the cube has one (``DISC``), the
+# numeral's height; where a taker puts
+# it. ``test10.jpg``'s trays are narrow channels (its own cube lies in the right one) and its bar is
+# narrower than its cube, with checkers stacked to the edge beside both ends.
 CUBES = {
-    "frame0.jpg": (38.0, (40, 30, 200), (235, 235, 240), None),
-    "test10.jpg": (50.0, (30, 30, 30), (30, 30, 30), (170, 215, 225)),
+    "frame0.jpg": CubeLook(
+        38.0, (31, 22, 22, 21), (40, 30, 200), (235, 235, 240), None, 0.55, (-0.07, 1.07), True
+    ),
+    "test10.jpg": CubeLook(
+        50.0, (27, 27, 44, 30), (30, 30, 30), (30, 30, 30), (170, 215, 225), 0.36, (-0.108, 1.108), False
+    ),
 }
+DISC = 0.31  # a disc's radius over the face's side, as on test10.jpg's cube
 CUBE_MOVED = 0.35  # share of throws on a table with a cube where it was turned to 2 and moved first
 
 
@@ -286,30 +312,44 @@ def make_throw(t: RealTable, rng: np.random.Generator) -> Throw:
 
 def _cube_moved(t: RealTable, rng: np.random.Generator) -> tuple[float, float]:
     """Where a taker puts the cube: in a tray, or at the bar's end on the taker's side."""
-    if rng.random() < 0.6:
-        return (float(rng.choice([-0.07, 1.07])), float(rng.uniform(0.15, 0.85)))
+    look = CUBES[t.name]
+    if rng.random() < 0.6 or not look.bar_end:
+        return (float(rng.choice(look.trays)), float(rng.uniform(0.15, 0.85)))
     return (0.5, float(rng.choice([0.07, 0.93])))
 
 
 def cube_face(t: RealTable, value: int, rng: np.random.Generator) -> Cutout:
-    """The top face of ``t``'s cube turned to ``value``, drawn in the colours of the photograph's cube."""
-    side, face, ink, disc = CUBES[t.name]
-    side *= t.zoom
-    n = int(round(side * 1.3))
-    img = np.zeros((n, n, 3), np.uint8)
-    img[:] = face
-    c = n // 2
-    if disc is not None:
-        cv2.circle(img, (c, c), int(side * 0.36), disc, -1, cv2.LINE_AA)
-    text = str(value)
-    scale = side / (40.0 if len(text) == 1 else 55.0)
+    """``t``'s cube turned to ``value``: cut out of the photograph where it lies, its numeral painted over
+    in the face's (or its disc's) colour and ``value`` drawn in the numeral's, centred on the top face."""
+    if t.cube is None:
+        raise ValueError(f"{t.name} shows no cube")
+    look = CUBES[t.name]
+    side = look.side * t.zoom
+    left, up, right, down = (v * t.zoom for v in look.reach)
+    r = int(math.ceil(max(left, up, right, down))) + 3  # the cut-out is centred on the top face
+    x, y = round(t.cube[0]), round(t.cube[1])
+    h, w = t.image.shape[:2]
+    if not (r <= x < w - r and r <= y < h - r):
+        raise ValueError(f"{t.name}'s cube lies too near the photograph's edge to cut out")
+    img = t.image[y - r : y + r + 1, x - r : x + r + 1].copy()
+    if look.disc is not None:
+        cv2.circle(img, (r, r), round(side * DISC), look.disc, -1, cv2.LINE_AA)
+    else:
+        # the face inside its rim
+        q = round(side * 0.4)
+        cv2.rectangle(img, (r - q, r - q), (r + q, r + q), look.face, -1)
+    # the numeral faces any of the four edges of the face
+    text, ink = str(value), np.zeros(img.shape[:2], np.uint8)
+    (_, unit), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, 1.0, 2)
+    scale = look.numeral * side / unit
     (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, 2)
-    cv2.putText(img, text, (c - tw // 2, c + th // 2), cv2.FONT_HERSHEY_DUPLEX, scale, ink, 2, cv2.LINE_AA)
-    turned = np.rot90(img, int(rng.integers(4))).copy()
-    alpha = np.zeros((n, n), np.float32)
-    h = side / 2
-    alpha[int(c - h) : int(c + h), int(c - h) : int(c + h)] = 1.0
-    return Cutout(turned, cv2.GaussianBlur(alpha, (3, 3), 0.8), value, float(side), t.name)
+    cv2.putText(ink, text, (r - tw // 2, r + th // 2), cv2.FONT_HERSHEY_DUPLEX, scale, 255, 2, cv2.LINE_AA)
+    a = np.rot90(ink, int(rng.integers(4)))[..., None].astype(np.float32) / 255.0
+    img = (img * (1.0 - a) + np.array(look.ink, np.float32) * a).astype(np.uint8)
+    alpha = np.zeros(img.shape[:2], np.float32)
+    corners = (round(r - left), round(r - up)), (round(r + right), round(r + down))
+    cv2.rectangle(alpha, *corners, 1.0, -1)
+    return Cutout(img, cv2.GaussianBlur(alpha, (3, 3), 0.8), value, float(side), t.name)
 
 
 def _tick(image: np.ndarray, t: RealTable, rng: np.random.Generator) -> None:
@@ -329,10 +369,18 @@ def _base(t: RealTable, throw: Throw, rng: np.random.Generator) -> np.ndarray:
     """The table as the turn began, before any clock tick: the cube where the throw says it was put."""
     image = t.image.copy()
     if throw.cube is not None and t.cube is not None:
-        side = CUBES[t.name][0] * t.zoom
-        image = _painted_out(image, [list(t.cube)], side)
+        look = CUBES[t.name]
+        image = _painted_out(image, [list(t.cube)], max(look.side, *look.reach) * t.zoom)
         x, y = t.image_at(*throw.cube)
-        paste(image, cube_face(t, 2, rng), (x, y), side, float(rng.uniform(-20, 20)), rng, shadow=0.25)
+        paste(
+            image,
+            cube_face(t, 2, rng),
+            (x, y),
+            look.side * t.zoom,
+            float(rng.uniform(-20, 20)),
+            rng,
+            shadow=0.25,
+        )
     return image
 
 

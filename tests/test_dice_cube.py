@@ -120,8 +120,8 @@ def test_the_cube_is_read_apart_from_the_dice() -> None:
 def test_a_cube_the_outline_search_misses_is_the_cube_not_a_die(shared_data: Path) -> None:
     """``frame0.jpg``'s red cube turned to 2 and pushed to the bar's end, read knowing only the
     calibration (a first throw): its outline runs into the checkers beside it, so the outline search
-    misses it, and the dice reader takes it for a die it cannot read. On the bar, where no die counts,
-    that find's face reads 2: it is the cube, at the bottom player's end, and the throw has two dice."""
+    misses it. The frame changed there since calibration, and the face there reads 2 (in later frames,
+    where it lay before): it is the cube, at the bottom player's end, and the throw has two dice."""
     from calibration.labelled import labelled_cameras
     from synthetic.pasted import held_out_dice
     from synthetic.real_throws import RealTable, make_throw, render_throw

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -15,15 +16,15 @@ from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
-from synthetic.real_throws import RealTable, Throw, render_throw
+from synthetic.real_throws import RealTable, Throw, render_throw, seen_dice
 from vision.board_reader import BoardReader
-from vision.cube import find_cube
+from vision.cube import cube_at, find_cube
 
 # a throw with a die in the tray, after the cube was turned to 2 and pushed to the near end of the bar,
 # against the checkers there and the bar's hinge
 THROW = Throw("in a tray", Side.LIGHT, (6, 3), [(1.07, 0.7, 1.0), (0.8, 0.55, 1.0)], (0.5, 0.93), 40.0)
 # renders in which the outline search over the whole strips does not see the cube at the bar's end
-RENDERS = (0, 2, 3, 4)
+RENDERS = (0, 2, 3, 6)
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +44,8 @@ def frames(frame0: Labelled, shared_data: Path) -> list[tuple[np.ndarray, np.nda
 def test_the_cube_is_kept_where_it_lies_while_a_die_lands_in_the_tray(frame0, frames) -> None:
     """A die thrown into the tray changes the strips where a cube may lie, and the cube is looked for
     again; at the bar's end, against the checkers and the hinge, the outline search cannot see it, but
-    its own place did not change: the cube found before the throw (where the first throw's read took it
-    for a die on the bar and read its 2) is still there."""
+    its own place did not change: the cube found before the throw (where the frame changed since
+    calibration, its 2 read) is still there."""
     table = RealTable.of_labelled(frame0)
     for frame, before in frames:
         assert find_cube(frame, table.corners) is None
@@ -93,3 +94,35 @@ def test_the_cube_at_the_bar_end_hides_no_checker_and_no_die(frame0, frames) -> 
         assert seen.counts() == (layout.top, layout.bottom, layout.bar_light, layout.bar_dark)
         reading = reader.read(frame, expected=layout, before=reader.turn_still(before))
         assert throw_call(reading, board, THROW.roller, options).kind is CallKind.REROLL
+
+
+# a flat throw whose 4 lands beside the bar, where a cube may lie: in these renders its pips read as a
+# cube's 8 (``cube_at``)
+BESIDE_THE_BAR_FOUR = Throw(
+    "flat", Side.DARK, (2, 4), [(0.2791, 0.3, 1.0), (0.4331, 0.5568, 1.0)], None, 33.7
+)
+FOUR_RENDERS = (4,)
+
+
+def test_a_die_whose_pips_read_as_a_numeral_is_not_the_cube(frame0, shared_data) -> None:
+    """With the cube lifted off the table, no cube is found before the throw, and the throw's 4 beside
+    the bar changes a strip where a cube may lie. The face there reads as a cube's 8, but the patch of
+    change is a die's, not a cube's: the throw keeps both its dice, and no cube is reported."""
+    folder = shared_data / "real-dice"
+    dice = held_out_dice(folder / "labels.csv", folder / "images")
+    table = RealTable.of_labelled(frame0)
+    assert table.cube is not None
+    lifted = np.zeros(table.image.shape[:2], np.uint8)
+    cv2.circle(lifted, (round(table.cube[0]), round(table.cube[1])), 34, 255, -1)
+    table.image = cv2.inpaint(table.image, lifted, 5, cv2.INPAINT_TELEA)
+    corners = np.asarray(table.corners, np.float64)
+    four = seen_dice(table, BESIDE_THE_BAR_FOUR)[1]
+    for seed in FOUR_RENDERS:
+        frame, before = render_throw(table, BESIDE_THE_BAR_FOUR, dice, np.random.default_rng(seed))
+        seen_as = cube_at(frame, corners, (four[0], four[1]))
+        assert seen_as is not None and seen_as.value == 8, seed  # the trap this test sets
+        reader = BoardReader(frame0.profile)
+        assert reader.read(before, expected=table.layout).cube is None
+        reading = reader.read(frame, expected=table.layout, before=reader.turn_still(before))
+        assert reading.cube is None, seed
+        assert sorted(d.value for d in reading.dice) == [2, 4], seed

@@ -88,6 +88,13 @@ COLUMN = 5
 # The cube found before still lies there while less than this share of its face's core changed: a die
 # landing beside it in the tray changes none of it, the cube lifted or turned to another face most of it.
 CUBE_UNMOVED = 0.1
+# A patch of change where a cube may lie is looked at for the cube when it covers at least a cube's face
+# (a moved cube's patch holds its face, the side the camera sees and its shadow: one and a half faces or
+# more; a die's, about half a face, and its pips can read as a numeral); the largest few such patches
+# are looked at, each at its middle and then nudged a quarter side each way.
+CUBE_PATCH = 1.0
+CUBE_PATCHES = 3
+CUBE_NUDGES = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 @dataclass
@@ -473,10 +480,16 @@ class BoardReader:
         found before is kept while its own place did not change (a table has one cube: what changed
         elsewhere on the bar or in the trays is a die or a hand, however square it looks), and looked
         for again once it was lifted, moved or turned to another face; with none found before, it is
-        looked for when something die-sized changed where a cube may lie (the bar, the trays)."""
+        looked for when something die-sized changed where a cube may lie (the bar, the trays).
+
+        Looking for it is the outline search (``vision.cube.find_cube``); where that misses (the cube's
+        outline runs into the checkers or the tray's rim it lies against), the face is read where the
+        cube lay (turned where it lies) and then where the strips changed since it was last looked for
+        (on the first frame, since calibration): a moved cube lies where the frame changed."""
         quad = np.asarray(self.profile.corners, dtype=np.float64)
         seen = self._cube_seen
-        cube = None
+        cube = last = None
+        changed = None
         if seen is not None:
             then, cube = seen
             changed = then.changed(frame, now)
@@ -485,12 +498,47 @@ class BoardReader:
                     return cube
                 if cube is None and not _moved_in(changed, self._cube_mask(then)):
                     return None
-                cube = None  # lifted, moved or turned, or something new where one may lie: looked for
+                # lifted, moved or turned, or something new where one may lie: looked for
+                cube, last = None, cube
         # with the light or the camera moved nothing can be said: the search may miss a cube that still
         # lies where it lay (pushed against the checkers, its outline runs into theirs)
-        cube = find_cube(frame, quad) or cube
+        found = find_cube(frame, quad)
+        if found is None and last is not None:
+            found = cube_at(frame, quad, last.center)  # turned where it lies
+        if found is None:
+            # what changed since the cube was last looked for or, on the first frame, since calibration
+            since = seen[0] if seen is not None else self.profile.still
+            if since is not None and seen is None:
+                changed = since.changed(frame, now)
+            if since is not None and changed is not None:
+                found = self._cube_where_changed(frame, changed, since)
+        cube = found or cube
         self._cube_seen = (now, cube)
         return cube
+
+    def _cube_where_changed(self, frame: np.ndarray, changed: np.ndarray, then: Still) -> CubeReading | None:
+        """The cube the outline search missed, where a patch of the strips it may lie in changed since
+        ``then`` and the square there shows a cube's numeral. A cube moved after a take changes the
+        frame where it now lies; its outline may run into what it lies against (a tray's rim, the
+        checkers at the bar's end), its face does not. Each patch's middle is tried, and a quarter of a
+        cube's side around it (the patch holds the cube's side and shadow too)."""
+        quad = np.asarray(self.profile.corners, dtype=np.float64)
+        side = cube_side(quad)
+        solid = cv2.morphologyEx(
+            (changed & (self._cube_mask(then) > 0)).astype(np.uint8),
+            cv2.MORPH_OPEN,
+            np.ones((2, 2), np.uint8),
+        )
+        n, _, stats, centres = cv2.connectedComponentsWithStats(solid)
+        big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= CUBE_PATCH * (side * then.scale) ** 2]
+        step = 0.25 * side
+        for k in sorted(big, key=lambda k: -stats[k, cv2.CC_STAT_AREA])[:CUBE_PATCHES]:
+            x = centres[k][0] / then.scale + then.window[0]
+            y = centres[k][1] / then.scale + then.window[1]
+            for dx, dy in CUBE_NUDGES:
+                if cube := cube_at(frame, quad, (x + dx * step, y + dy * step)):
+                    return cube
+        return None
 
     def _cube_among(self, dice: tuple[DieReading, ...], frame: np.ndarray, now: Still) -> CubeReading | None:
         """The cube the outline search missed, among the ``dice``: a find on the bar or beyond the field
