@@ -181,6 +181,47 @@ class Tally:
         return out
 
 
+class DieTally:
+    """Which held-out dice the throws not called right (wrong or stalled, in a game) were thrown with: a
+    few dice of the held-out photographs may account for most of them."""
+
+    SHOWN = 5  # the dice listed
+    FEW = 10  # the share of the throws not called right that this many dice are in
+
+    def __init__(self) -> None:
+        self.dice: dict[int, Cutout] = {}
+        self.thrown: Counter[int] = Counter()
+        self.missed: Counter[int] = Counter()
+        self.throws_missed: list[set[int]] = []
+
+    def add(self, pasted_dice: list[Cutout], verdict: str) -> None:
+        keys = {id(d) for d in pasted_dice}
+        self.dice.update({id(d): d for d in pasted_dice})
+        self.thrown.update(keys)
+        if verdict.startswith(("wrong", "stalled")):
+            self.missed.update(keys)
+            self.throws_missed.append(keys)
+
+    def lines(self) -> list[str]:
+        if not self.throws_missed:
+            return []
+        worst = [k for k, _ in self.missed.most_common()]
+        few = set(worst[: self.FEW])
+        within = sum(bool(keys & few) for keys in self.throws_missed)
+        out = [
+            f"held-out dice in the throws not called right in a game (wrong or stalled): "
+            f"{len(self.missed)} of the {len(self.thrown)} thrown; the {len(few)} in most of them are in "
+            f"{within} of those {len(self.throws_missed)} throws"
+        ]
+        for k in worst[: self.SHOWN]:
+            d = self.dice[k]
+            out.append(
+                f"  a {d.value} of {d.source} ({d.side:.0f} px there): in {self.missed[k]} of the "
+                f"{self.thrown[k]} throws it was in"
+            )
+        return out
+
+
 def cube_found(t: RealTable, throw: Throw, seen: CubeReading | None) -> str:
     """Whether the reader found the moved cube where it was put (within half a cube), and its face."""
     if seen is None or throw.cube is None:
@@ -252,13 +293,15 @@ def main(argv: list[str] | None = None) -> int:
     wrong_lessons = 0
     rng = np.random.default_rng(args.seed)
     tallies = {mode: Tally() for mode in MODES}
+    by_die = DieTally()
     cubes: dict[str, Counter[str]] = {}  # by board and where the cube was put
     if args.save:
         args.save.mkdir(parents=True, exist_ok=True)
     for n in range(args.throws):
         t = boards[n % len(boards)]
         throw = make_throw(t, rng)
-        frame, before = render_throw(t, throw, dice, rng)
+        pasted_dice: list[Cutout] = []
+        frame, before = render_throw(t, throw, dice, rng, pasted_dice)
         quad = t.corners
         # as the frame loop does: the settled frame the turn began with is read (the cube looked for),
         # then made the turn's still
@@ -296,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             sure = None not in surely_read(reading.dice)
             verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice), sure)
             tallies[mode].add(throw, verdict, ms, dice_ms, ref_ms)
+            if mode == MODES[0]:
+                by_die.add(pasted_dice, verdict)
             if args.teach and mode == MODES[0]:
                 kept, wrong = taught(frame, throw, reading.dice, t)
                 lessons += [(f"throw{n:04d}-{k}.png", face, png) for k, (face, png) in enumerate(kept)]
@@ -319,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     for mode, tally in tallies.items():
         print("\n".join(tally.lines(mode)))
+    print("\n".join(by_die.lines()))
     if cubes:
         print("the cube, turned to 2 and moved:")
         for where, c in sorted(cubes.items()):

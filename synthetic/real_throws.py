@@ -385,9 +385,14 @@ def _base(t: RealTable, throw: Throw, rng: np.random.Generator) -> np.ndarray:
 
 
 def render_throw(
-    t: RealTable, throw: Throw, dice: dict[int, list[Cutout]], rng: np.random.Generator
+    t: RealTable,
+    throw: Throw,
+    dice: dict[int, list[Cutout]],
+    rng: np.random.Generator,
+    chosen: list[Cutout] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The frame of ``throw`` (JPEG-decoded, as a camera gives it) and the frame the turn began with."""
+    """The frame of ``throw`` (JPEG-decoded, as a camera gives it) and the frame the turn began with.
+    ``chosen``, where given, receives the cut-outs of ``dice`` pasted, in the throw's order."""
     base = _base(t, throw, rng)
     before = base.copy()
     _tick(before, t, rng)
@@ -397,6 +402,8 @@ def render_throw(
     edges = _pair_edges(t, throw) if throw.kind == "touching" else None
     for (x, y, side), value in zip(seen_dice(t, throw), throw.values, strict=True):
         die = dice[value][int(rng.integers(len(dice[value])))]
+        if chosen is not None:
+            chosen.append(die)
         # a touching pair lies edge to edge: each die turned so that its own edges follow the pair's
         turn = die.angle - edges if edges is not None else float(rng.uniform(0, 90))
         paste(frame, die, (x, y), side, turn, rng, light=light)

@@ -126,3 +126,14 @@ def test_a_die_whose_pips_read_as_a_numeral_is_not_the_cube(frame0, shared_data)
         reading = reader.read(frame, expected=table.layout, before=reader.turn_still(before))
         assert reading.cube is None, seed
         assert sorted(d.value for d in reading.dice) == [2, 4], seed
+
+
+def test_a_throw_names_the_dice_it_pasted(frame0, shared_data) -> None:
+    """``render_throw`` hands back the cut-outs it pasted, in the throw's order (the bench tallies which
+    held-out dice the throws it does not call right were thrown with)."""
+    folder = shared_data / "real-dice"
+    dice = held_out_dice(folder / "labels.csv", folder / "images")
+    chosen: list[Cutout] = []
+    render_throw(RealTable.of_labelled(frame0), THROW, dice, np.random.default_rng(0), chosen)
+    assert [d.value for d in chosen] == list(THROW.values)
+    assert all(any(d is c for c in dice[d.value]) for d in chosen)
