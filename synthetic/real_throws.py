@@ -62,18 +62,28 @@ class CubeLook:
     numeral: float  # the numeral's height over the face's side
     trays: tuple[float, float]  # u of the line along each tray (left, right) where a cube lies
     bar_end: bool  # whether the bar's ends have room for the cube beside the checkers there
+    # (u, v from, v to): where something stands in a tray (a clock), with half a cube to spare
+    taken: tuple[tuple[float, float, float], ...] = ()
 
 
 # The cube as each photograph shows it, cut out of the photograph (its lit rim, the side the camera sees,
 # its shading) with its numeral painted over and another drawn: its top face's side in px, how far the
 # cube reaches left, up, right and down of the face's centre (px, the visible side included), the face's
 # and the numeral's colours (BGR), the disc behind the numeral where the cube has one (``DISC``), the
-# numeral's height; where a taker puts
-# it. ``test10.jpg``'s trays are narrow channels (its own cube lies in the right one) and its bar is
-# narrower than its cube, with checkers stacked to the edge beside both ends.
+# numeral's height; where a taker puts it. ``test10.jpg``'s trays are narrow channels (its own cube lies
+# in the right one) and its bar is narrower than its cube, with checkers stacked to the edge beside both
+# ends. ``frame0.jpg``'s chess clock stands in its left tray.
 CUBES = {
     "frame0.jpg": CubeLook(
-        38.0, (31, 22, 22, 21), (40, 30, 200), (235, 235, 240), None, 0.55, (-0.07, 1.07), True
+        38.0,
+        (31, 22, 22, 21),
+        (40, 30, 200),
+        (235, 235, 240),
+        None,
+        0.55,
+        (-0.07, 1.07),
+        True,
+        ((-0.07, 0.35, 0.69),),
     ),
     "test10.jpg": CubeLook(
         50.0, (27, 27, 44, 30), (30, 30, 30), (30, 30, 30), (170, 215, 225), 0.36, (-0.108, 1.108), False
@@ -314,7 +324,10 @@ def _cube_moved(t: RealTable, rng: np.random.Generator) -> tuple[float, float]:
     """Where a taker puts the cube: in a tray, or at the bar's end on the taker's side."""
     look = CUBES[t.name]
     if rng.random() < 0.6 or not look.bar_end:
-        return (float(rng.choice(look.trays)), float(rng.uniform(0.15, 0.85)))
+        while True:
+            u, v = float(rng.choice(look.trays)), float(rng.uniform(0.15, 0.85))
+            if not any(u == tu and v0 < v < v1 for tu, v0, v1 in look.taken):
+                return (u, v)
     return (0.5, float(rng.choice([0.07, 0.93])))
 
 

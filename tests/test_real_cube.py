@@ -18,7 +18,7 @@ from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, render_throw, seen_dice
 from vision.board_reader import BoardReader
-from vision.cube import cube_at, find_cube
+from vision.cube import cube_at, cube_side, find_cube
 
 # a throw with a die in the tray, after the cube was turned to 2 and pushed to the near end of the bar,
 # against the checkers there and the bar's hinge
@@ -137,3 +137,25 @@ def test_a_throw_names_the_dice_it_pasted(frame0, shared_data) -> None:
     render_throw(RealTable.of_labelled(frame0), THROW, dice, np.random.default_rng(0), chosen)
     assert [d.value for d in chosen] == list(THROW.values)
     assert all(any(d is c for c in dice[d.value]) for d in chosen)
+
+
+# test10.jpg's cube, turned to 2 and slid along its tray by less than its own length
+SLID = Throw("flat", Side.LIGHT, (3, 5), [(0.75, 0.3, 1.0), (0.85, 0.7, 1.0)], (1.108, 0.47), 10.0)
+SLID_RENDERS = (0, 2, 3)  # renders in which the outline search does not see it
+
+
+def test_a_cube_slid_along_its_tray_is_found_off_the_middle_of_what_changed(shared_data) -> None:
+    """Where the cube lay and where it lies make one patch of change since calibration, whose middle is
+    between the two: the face is read over the patch, and the cube is found where it lies, its 2 read."""
+    folder = shared_data / "real-dice"
+    dice = held_out_dice(folder / "labels.csv", folder / "images")
+    cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "test10.jpg")
+    table = RealTable.of_labelled(cam)
+    assert SLID.cube is not None
+    where = table.image_at(*SLID.cube)
+    for seed in SLID_RENDERS:
+        _, before = render_throw(table, SLID, dice, np.random.default_rng(seed))
+        assert find_cube(before, table.corners) is None, seed
+        cube = BoardReader(cam.profile).read(before, expected=table.layout).cube
+        assert cube is not None and cube.value == 2, seed
+        assert np.hypot(*np.subtract(cube.center, where)) < 0.25 * cube_side(table.corners), seed
