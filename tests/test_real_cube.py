@@ -17,6 +17,7 @@ from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, render_throw, seen_dice
+from vision import board_reader
 from vision.board_reader import BoardReader
 from vision.cube import cube_at, cube_side, find_cube
 
@@ -104,10 +105,15 @@ BESIDE_THE_BAR_FOUR = Throw(
 FOUR_RENDERS = (4,)
 
 
-def test_a_die_whose_pips_read_as_a_numeral_is_not_the_cube(frame0, shared_data) -> None:
+@pytest.mark.parametrize("patch", [board_reader.CUBE_PATCH, 0.5])
+def test_a_die_whose_pips_read_as_a_numeral_is_not_the_cube(frame0, shared_data, monkeypatch, patch) -> None:
     """With the cube lifted off the table, no cube is found before the throw, and the throw's 4 beside
     the bar changes a strip where a cube may lie. The face there reads as a cube's 8, but the patch of
-    change is a die's, not a cube's: the throw keeps both its dice, and no cube is reported."""
+    change is a die's, smaller than a cube's face, and is not read. With that bound lowered so that it
+    is read (two dice lying together in a strip make a patch of a face or more), the dice reader reads
+    the 4 plainly there: a die after all. Either way the throw keeps both its dice, and no cube is
+    reported."""
+    monkeypatch.setattr(board_reader, "CUBE_PATCH", patch)
     folder = shared_data / "real-dice"
     dice = held_out_dice(folder / "labels.csv", folder / "images")
     table = RealTable.of_labelled(frame0)

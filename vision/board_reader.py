@@ -184,6 +184,9 @@ class BoardReader:
         self.dice_error = ""  # why dice are not being read, when they are not
         # the frame the cube was last looked for on (as a still), and what was found
         self._cube_seen: tuple[Still, CubeReading | None] | None = None
+        # the cube seen was found by its face alone (where it lay, or where the frame changed), not by its
+        # outline
+        self._cube_by_face = False
         self._last_still: tuple[np.ndarray, Still] | None = None  # the last frame, made a still of
         self._last_peaks: tuple[np.ndarray, list[Candidate]] | None = None  # and its detector peaks
         self._last_empty: tuple[np.ndarray, np.ndarray] | None = None  # and the point slots it showed empty
@@ -230,6 +233,8 @@ class BoardReader:
         cube = self._cube(frame, now)
         if dice is None:
             found = self._dice(frame, now, expected, before, same_board)
+            if self._a_die_after_all(cube, found, now):
+                cube = None
             cube = cube or self._cube_among(found, frame, now)
             dice = _clear_on_the_bar(self._off_the_cube(found, cube))
         canonical = self.rectifier.warp(frame)
@@ -505,6 +510,7 @@ class BoardReader:
         # with the light or the camera moved nothing can be said: the search may miss a cube that still
         # lies where it lay (pushed against the checkers, its outline runs into theirs)
         found = find_cube(frame, quad)
+        by_face = found is None
         if found is None and last is not None:
             found = cube_at(frame, quad, last.center)  # turned where it lies
         if found is None:
@@ -514,9 +520,24 @@ class BoardReader:
                 changed = since.changed(frame, now)
             if since is not None and changed is not None:
                 found = self._cube_where_changed(frame, changed, since)
+        self._cube_by_face = by_face and found is not None
         cube = found or cube
         self._cube_seen = (now, cube)
         return cube
+
+    def _a_die_after_all(self, cube: CubeReading | None, dice: tuple[DieReading, ...], now: Still) -> bool:
+        """Whether the cube found by its face alone (where it lay, or where the frame changed) is a die
+        that the dice reader reads plainly on the field, beside the bar (a die's pips can read as a
+        numeral; a cube lies on the bar or in a tray, where the dice reader may read its face as a die's
+        too); then no cube is seen."""
+        if cube is None or not self._cube_by_face:
+            return False
+        reach = 0.75 * cube_side(np.asarray(self.profile.corners, dtype=np.float64))
+        near = [d for d in dice if math.dist(d.center, cube.center) <= reach]
+        if not any(d.value is not None and d.half is not None for d in near):
+            return False
+        self._cube_seen, self._cube_by_face = (now, None), False
+        return True
 
     def _cube_where_changed(self, frame: np.ndarray, changed: np.ndarray, then: Still) -> CubeReading | None:
         """The cube the outline search missed, where a patch of the strips it may lie in changed since
