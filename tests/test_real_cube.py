@@ -165,3 +165,21 @@ def test_a_cube_slid_along_its_tray_is_found_off_the_middle_of_what_changed(shar
         cube = BoardReader(cam.profile).read(before, expected=table.layout).cube
         assert cube is not None and cube.value == 2, seed
         assert np.hypot(*np.subtract(cube.center, where)) < 0.25 * cube_side(table.corners), seed
+
+
+# frame0.jpg's cube, turned to 2 and put in the right tray
+IN_THE_TRAY = Throw("flat", Side.LIGHT, (3, 5), [(0.75, 0.3, 1.0), (0.85, 0.7, 1.0)], (1.07, 0.62), 10.0)
+TRAY_RENDERS = (1, 5, 9)  # renders in which the square its outline draws holds its rim and side too
+
+
+def test_a_cube_seen_off_the_nadir_is_read_at_its_own_size(frame0, shared_data) -> None:
+    """The outline the search finds holds the side the camera sees as well as the top face, and the
+    square read for the face holds the rim: no numeral there. Read again at a cube's own size, the 2
+    is read."""
+    folder = shared_data / "real-dice"
+    dice = held_out_dice(folder / "labels.csv", folder / "images")
+    table = RealTable.of_labelled(frame0)
+    for seed in TRAY_RENDERS:
+        _, before = render_throw(table, IN_THE_TRAY, dice, np.random.default_rng(seed))
+        cube = find_cube(before, table.corners)
+        assert cube is not None and cube.value == 2, seed

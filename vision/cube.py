@@ -242,7 +242,12 @@ def find_cube(image: np.ndarray, field_quad: np.ndarray) -> CubeReading | None:
     if best is None:
         return None
     cx, cy, s, _, place = best
-    return _reading(to_field, fh, (cx, cy), place, _face_value(image, to_field, (cx, cy), s))
+    value = _face_value(image, to_field, (cx, cy), s)
+    if value is None:
+        # the outline may hold the side the camera sees too (a cube off the camera's nadir), and the
+        # square read for its face then holds the rim: read again at a cube's own size
+        value = _face_value(image, to_field, (cx, cy), side)
+    return _reading(to_field, fh, (cx, cy), place, value)
 
 
 def cube_at(image: np.ndarray, field_quad: np.ndarray, center: tuple[float, float]) -> CubeReading | None:
