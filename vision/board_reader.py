@@ -532,9 +532,7 @@ class BoardReader:
         too); then no cube is seen."""
         if cube is None or not self._cube_by_face:
             return False
-        reach = 0.75 * cube_side(np.asarray(self.profile.corners, dtype=np.float64))
-        near = [d for d in dice if math.dist(d.center, cube.center) <= reach]
-        if not any(d.value is not None and d.half is not None for d in near):
+        if not any(d.value is not None and d.half is not None for d in self._at_the_cube(dice, cube)):
             return False
         self._cube_seen, self._cube_by_face = (now, None), False
         return True
@@ -548,11 +546,7 @@ class BoardReader:
         patch where it lay and where it lies, its face off the middle)."""
         quad = np.asarray(self.profile.corners, dtype=np.float64)
         side = cube_side(quad)
-        solid = cv2.morphologyEx(
-            (changed & (self._cube_mask(then) > 0)).astype(np.uint8),
-            cv2.MORPH_OPEN,
-            np.ones((2, 2), np.uint8),
-        )
+        solid = _solid(changed & (self._cube_mask(then) > 0))
         n, labels, stats, centres = cv2.connectedComponentsWithStats(solid)
         big = [k for k in range(1, n) if stats[k, cv2.CC_STAT_AREA] >= CUBE_PATCH * (side * then.scale) ** 2]
         step = max(1, round(CUBE_GRID * side * then.scale))
@@ -599,8 +593,13 @@ class BoardReader:
         """``dice`` without the cube: its face can read as a die's (a 2 as a single pip)."""
         if cube is None:
             return dice
+        at = self._at_the_cube(dice, cube)
+        return tuple(d for d in dice if d not in at)
+
+    def _at_the_cube(self, dice: tuple[DieReading, ...], cube: CubeReading) -> list[DieReading]:
+        """The finds among ``dice`` that lie on the cube (within three quarters of its side)."""
         reach = 0.75 * cube_side(np.asarray(self.profile.corners, dtype=np.float64))
-        return tuple(d for d in dice if math.dist(d.center, cube.center) > reach)
+        return [d for d in dice if math.dist(d.center, cube.center) <= reach]
 
     def _not_checkers(self, dice: tuple[DieReading, ...], slots: _Slots) -> tuple[DieReading, ...]:
         """``dice`` without those that are the board's own look: a die candidate centred on a slot that
@@ -657,11 +656,15 @@ def under_box(
     return across & (by0 - g.radius_y < cy) & (cy < by1 + g.radius_y)
 
 
+def _solid(changed: np.ndarray) -> np.ndarray:
+    """``changed`` (bool or 0/1) without its thin strokes (a clock's digits, a shadow's edge), as uint8."""
+    return cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
 def _moved_in(changed: np.ndarray, mask: np.ndarray) -> bool:
     """Whether a solid patch of change, a third of a die or more, lies in ``mask`` (the thin strokes of a
     clock's digits do not count)."""
-    solid = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-    return int(np.count_nonzero((solid > 0) & (mask > 0))) >= 0.3 * DIE_PX * DIE_PX
+    return int(np.count_nonzero((_solid(changed) > 0) & (mask > 0))) >= 0.3 * DIE_PX * DIE_PX
 
 
 def _excused(counts: np.ndarray | None, under_die: np.ndarray, dice: int, foreign: bool) -> np.ndarray:
