@@ -2,7 +2,8 @@
 
 A photograph of dice on a plain light table (``../shared/data/real-dice``) gives each die's box and top
 face. :func:`cutouts` cuts every die out with a mask of its own shape, found by OpenCV's GrabCut from the
-box (the other dice's boxes are not this die, its middle is): a mask that kept the box's corners would
+box (the other dice's boxes are not this die, nor the part of this box nearer a touching die's middle; its
+middle is): a mask that kept the box's corners would
 carry a square of the photograph's table, or a piece of a neighbouring die, onto the board, and a reader
 shown a grey square with a dark die in it sees a big die showing one pip. :func:`paste` lays one into
 another frame at any place, size and turn, under that frame's light, with a soft shadow and the frame's
@@ -128,18 +129,19 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     """The die of ``box`` in ``crop`` (255 on it), or None where it cannot be told from the table.
 
     GrabCut first (a coloured die): the box may be the die, the crop's rim and other dice's ``boxes``
-    outside this one are not, the box's middle is; its largest blob, filled to its convex hull, or, where
+    outside it are not, the box's middle is; its largest blob, filled to its convex hull, or, where
     the die's colour in its box covers :data:`PART` times more, that colour's hull (GrabCut kept only the
     pips of a dark see-through die). A die the colour of the table (white on white) gives GrabCut too
-    little, or only its pips: then the turned square its outline and pips draw."""
+    little, or only its pips: then the turned square its outline and pips draw. Whichever it is, the part
+    of a touching die's box nearer that die's middle is the neighbour's (:func:`_theirs`), and the mask
+    is cut back from it."""
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
+    theirs = _theirs(crop.shape[:2], boxes, box)
     ours = np.zeros(crop.shape[:2], bool)
     ours[max(0, by0) : by1, max(0, bx0) : bx1] = True
     mask = np.where(ours, cv2.GC_PR_FGD, cv2.GC_PR_BGD).astype(np.uint8)
-    for a, b, c, d in boxes:
-        other = np.zeros_like(ours)
-        other[max(0, int(b)) : max(0, int(d)), max(0, int(a)) : max(0, int(c))] = True
-        mask[other & ~ours] = cv2.GC_BGD
+    mask[theirs & ~ours] = cv2.GC_BGD
+    ours &= ~theirs
     mask[:2], mask[-2:], mask[:, :2], mask[:, -2:] = cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD, cv2.GC_BGD
     cx, cy, r = (bx0 + bx1) // 2, (by0 + by1) // 2, max(1, min(bx1 - bx0, by1 - by0) // 6)
     mask[cy - r : cy + r, cx - r : cx + r] = cv2.GC_FGD
@@ -148,13 +150,15 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     # whatever was cut before it (a bench's throws and a test's dice do not depend on what ran first)
     cv2.setRNGSeed(0)
     cv2.grabCut(crop, mask, (0, 0, 0, 0), *models, 5, cv2.GC_INIT_WITH_MASK)  # the rect: unused with a mask
-    out = _hull(np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD)))
+    kept = np.isin(mask, (cv2.GC_FGD, cv2.GC_PR_FGD))
+    theirs &= ~kept
+    out = _hull(kept)
     if out is None:
         out = np.zeros(crop.shape[:2], np.uint8)
     far = _off_the_table(crop)
     if _spans(out, bx1 - bx0, by1 - by0) and np.median(far[out > 0]) > 0:
         whole = _hull(_within(far, ours) | out)
-        return whole if whole is not None and whole.sum() > PART * out.sum() else out
+        return _own(whole if whole is not None and whole.sum() > PART * out.sum() else out, theirs)
     square = _outlined_square(crop, ((bx0 + bx1) / 2, (by0 + by1) / 2), ((bx1 - bx0) + (by1 - by0)) / 2)
     if square is None:
         return None
@@ -162,8 +166,40 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
         # a coloured die: its square without the table's colour in the corners
         coloured = _hull(square & far)
         if coloured is not None and _spans(coloured, bx1 - bx0, by1 - by0):
-            return coloured
-    return square if _spans(square, bx1 - bx0, by1 - by0) else None
+            return _own(coloured, theirs)
+    return _own(square, theirs) if _spans(square, bx1 - bx0, by1 - by0) else None
+
+
+def _own(mask: np.ndarray, theirs: np.ndarray) -> np.ndarray:
+    """``mask`` without the pixels that are another die's (a hull drawn round a die can reach into its
+    neighbour): the largest blob left, filled to its hull."""
+    if not (theirs & (mask > 0)).any():
+        return mask
+    own = _hull(np.where(theirs, 0, mask))
+    return own if own is not None else mask
+
+
+def _theirs(shape: tuple[int, ...], boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray:
+    """True where ``shape``'s pixels are another die's: inside another of ``boxes`` and, where that box
+    overlaps ``box``, nearer its middle than ours. Two dice of a set are the same size, so where they
+    touch the line between them lies halfway between their middles, and the corner or pips of a
+    neighbour that reach into this die's box are the neighbour's. (Where the boxes differ in size the
+    line is off, and a turned die's corner can reach past it: :func:`_die_mask` leaves that part to
+    GrabCut as it leaves the rest of the box, and cuts from the finished mask only what GrabCut did
+    not keep there.)"""
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+    mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
+    ours = (xs >= bx0) & (xs < bx1) & (ys >= by0) & (ys < by1)
+    ours_d2 = (xs - mx) ** 2 + (ys - my) ** 2
+    out = np.zeros(shape, bool)
+    for a, b, c, d in boxes:
+        if (a, b, c, d) == tuple(box):
+            continue
+        inside = (xs >= int(a)) & (xs < int(c)) & (ys >= int(b)) & (ys < int(d))
+        nearer = (xs - (a + c) / 2) ** 2 + (ys - (b + d) / 2) ** 2 < ours_d2
+        out |= inside & (nearer | ~ours)
+    return out
 
 
 def _off_the_table(crop: np.ndarray) -> np.ndarray:
