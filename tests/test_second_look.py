@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -39,19 +40,9 @@ def dice(shared_data: Path) -> dict[int, list[Cutout]]:
 RENDERS = 8  # each throw rendered this many ways (the light, the dice's turn, the camera's noise)
 
 
-def _calls(
-    table: RealTable,
-    reader: BoardReader,
-    throw: Throw,
-    dice: dict[int, Cutout],
-    in_a_game: bool = True,
-    seeds: range = range(RENDERS),
-) -> list[tuple]:
-    """The calls on ``throw`` of these ``dice`` (one cut-out per face), rendered once per seed, as
-    ``referee read --position --on-roll --before`` makes them: the settled frame the turn began with
-    known (``in_a_game``; else as a first throw, without ``--before``). Each call as (kind, sorted
-    numbers, reason)."""
-    return [call for call, _ in _looks(table, reader, throw, dice, in_a_game, seeds)]
+def _calls(*args: Any, **kwargs: Any) -> list[tuple]:
+    """The calls on a throw, as :func:`_looks` makes them, without the dice read for each."""
+    return [call for call, _ in _looks(*args, **kwargs)]
 
 
 def _looks(
@@ -62,7 +53,10 @@ def _looks(
     in_a_game: bool = True,
     seeds: range = range(RENDERS),
 ) -> list[tuple[tuple, list[DieReading]]]:
-    """As :func:`_calls`, each call with the dice read for it."""
+    """The calls on ``throw`` of these ``dice`` (one cut-out per face), rendered once per seed, as
+    ``referee read --position --on-roll --before`` makes them: the settled frame the turn began with
+    known (``in_a_game``; else as a first throw, without ``--before``). Each call as (kind, sorted
+    numbers, reason), with the dice read for it."""
     board = Board.from_layout(table.layout, table.orientation)
     options = SessionOptions(table.orientation, RuleOptions())
     looks = []
