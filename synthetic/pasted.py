@@ -136,9 +136,9 @@ def _die_mask(crop: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float
     of a touching die's box nearer that die's middle is the neighbour's (:func:`_theirs`), and the mask
     is cut back from it."""
     bx0, by0, bx1, by1 = (int(round(v)) for v in box)
-    theirs = _theirs(crop.shape[:2], boxes, box)
     ours = np.zeros(crop.shape[:2], bool)
     ours[max(0, by0) : by1, max(0, bx0) : bx1] = True
+    theirs = _theirs(ours, boxes, box)
     mask = np.where(ours, cv2.GC_PR_FGD, cv2.GC_PR_BGD).astype(np.uint8)
     mask[theirs & ~ours] = cv2.GC_BGD
     ours &= ~theirs
@@ -179,20 +179,18 @@ def _own(mask: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     return own if own is not None else mask
 
 
-def _theirs(shape: tuple[int, ...], boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray:
-    """True where ``shape``'s pixels are another die's: inside another of ``boxes`` and, where that box
-    overlaps ``box``, nearer its middle than ours. Two dice of a set are the same size, so where they
-    touch the line between them lies halfway between their middles, and the corner or pips of a
-    neighbour that reach into this die's box are the neighbour's. (Where the boxes differ in size the
-    line is off, and a turned die's corner can reach past it: :func:`_die_mask` leaves that part to
-    GrabCut as it leaves the rest of the box, and cuts from the finished mask only what GrabCut did
-    not keep there.)"""
-    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]].astype(np.float32)
+def _theirs(ours: np.ndarray, boxes: list[tuple[float, ...]], box: tuple[float, ...]) -> np.ndarray:
+    """True where the crop's pixels are another die's: inside another of ``boxes`` and, where that box
+    overlaps ``box`` (``ours``: True inside it), nearer its middle than ours. Two dice of a set are
+    the same size, so where they touch the line between them lies halfway between their middles, and
+    the corner or pips of a neighbour that reach into this die's box are the neighbour's. (Where the
+    boxes differ in size the line is off, and a turned die's corner can reach past it: :func:`_die_mask`
+    leaves that part to GrabCut as it leaves the rest of the box, and cuts from the finished mask only
+    what GrabCut did not keep there.)"""
+    ys, xs = np.mgrid[0 : ours.shape[0], 0 : ours.shape[1]].astype(np.float32)
     mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    bx0, by0, bx1, by1 = (int(round(v)) for v in box)
-    ours = (xs >= bx0) & (xs < bx1) & (ys >= by0) & (ys < by1)
     ours_d2 = (xs - mx) ** 2 + (ys - my) ** 2
-    out = np.zeros(shape, bool)
+    out = np.zeros(ours.shape, bool)
     for a, b, c, d in boxes:
         if (a, b, c, d) == tuple(box):
             continue
