@@ -14,6 +14,7 @@ flat)? resting on a checker?
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -50,6 +51,11 @@ PHOTO_SCALES = (0.8, 1.0, 1.25)
 # ... but only a die whose surest class (of the die classes) is below this at the detected size alone:
 # the other sizes cost twice the eight looks at the detected one.
 PHOTO_SURE = 0.9
+# A photograph with no field whose dice the detector finds smaller than SMALL_DIE_PX (at its scale) is
+# searched again at SMALL_DICE_SCALE times that scale: the detector learned dice of 6 to 20 px, and
+# peaks faintly on the smallest. (Only then: at a finer scale a larger die's pips peak as small dice.)
+SMALL_DIE_PX = 8.0
+SMALL_DICE_SCALE = 1.6
 # A die on the board that eight looks still leave below LOOK_AGAIN is read eight ways at each of these
 # multiples of the detected side too, and all the looks weigh its faces: the detector's side is rough
 # there as well, and one crop size misreads a small die that others read right.
@@ -483,7 +489,11 @@ def _proposals(
     empty_of: np.ndarray | None = None,
 ) -> _Proposals:
     if quad is None:
-        found = dice_detect.detect(image, _detect_scale(image, None), DETECT_HEAT, MAX_CANDIDATES)
+        scale = _detect_scale(image, None)
+        found = dice_detect.detect(image, scale, DETECT_HEAT, MAX_CANDIDATES)
+        if not found or statistics.median(c.side for c in found) * scale < SMALL_DIE_PX:
+            # the photograph's dice are small (a camera far off): looked for again with more pixels each
+            found += dice_detect.detect(image, scale * SMALL_DICE_SCALE, DETECT_HEAT, MAX_CANDIDATES)
         return _Proposals(_one_peak_per_die(found))
     die_side = _die_side(quad)
     if peaks is None:
