@@ -18,6 +18,7 @@ ALL = [
     "render",
     "boards",
     "dice",
+    "dice_unlike",
     "dice_size",
     "semireal",
     "console",

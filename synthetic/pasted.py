@@ -38,7 +38,8 @@ HOLDOUT = 10
 class Cutout:
     """A die cut out of a photograph: its pixels, its mask (0..1), its top face, its side in pixels and
     the angle its edges lie at in the photograph (degrees, as ``cv2.minAreaRect`` gives it: pasting it
-    turned by that much lays its edges square to the frame)."""
+    turned by that much lays its edges square to the frame), and where its pixels' top-left corner lies
+    in the photograph (``at``, x and y)."""
 
     image: np.ndarray
     alpha: np.ndarray
@@ -46,6 +47,7 @@ class Cutout:
     side: float
     source: str
     angle: float = 0.0
+    at: tuple[int, int] = (0, 0)
 
 
 def labelled(labels_csv: Path) -> dict[str, list[tuple[int, float, float, float, float]]]:
@@ -112,7 +114,7 @@ def _cut(
         (_, _), (w, h), angle = cv2.minAreaRect(points)
         if min(w, h) > 0.5 * side:
             side = (w + h) / 2
-    return Cutout(crop, alpha, value, side, source, float(angle))
+    return Cutout(crop, alpha, value, side, source, float(angle), (X0, Y0))
 
 
 # A die's outline touches all four sides of its upright box whatever its turn; a mask spanning much less
@@ -306,3 +308,28 @@ def paste(
     a = alpha[..., None]
     lit = np.clip(pixels.astype(np.float32) * light, 0, 255)
     frame[y0:y1, x0:x1] = np.clip(roi * (1 - a) + lit * a, 0, 255).astype(np.uint8)
+
+
+def lightness_turned(image: np.ndarray) -> np.ndarray:
+    """``image`` (BGR) with its CIE L* turned over, hue and saturation kept: a dark die with light pips
+    becomes a light die with dark pips of the same colours.
+
+    >>> lightness_turned(np.full((1, 1, 3), 255, np.uint8)).tolist()  # white turns black
+    [[[0, 0, 0]]]
+    """
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    lab[..., 0] = 255 - lab[..., 0]
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def light_for_dark(image: np.ndarray, dice: Collection[Cutout]) -> np.ndarray:
+    """The photograph ``image`` with each of its ``dice`` (cut out of it) turned light for dark inside its
+    outline (``lightness_turned``), the table around them as it was: another set of dice on the same table."""
+    out = image.astype(np.float32)
+    for die in dice:
+        x, y = die.at
+        h, w = die.alpha.shape
+        a = die.alpha[..., None]
+        region = out[y : y + h, x : x + w]
+        region[:] = a * lightness_turned(die.image) + (1 - a) * region
+    return np.clip(out, 0, 255).astype(np.uint8)

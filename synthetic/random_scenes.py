@@ -3,7 +3,8 @@
 - :func:`random_scene`: a position dressed the way a club table looks (camera, light, dice, cube, hands,
   clutter, borne-off checkers);
 - :func:`dice_scene`: random checkers with dice anywhere, as the dice benchmark (:data:`BENCH_DICE`) and
-  the dice reader's training (:data:`TRAINING_DICE`) draw them;
+  the dice reader's training (:data:`TRAINING_DICE`, and :data:`ANGLED_DICE` for a camera at an angle)
+  draw them;
 - :func:`club` and :func:`club_frame`: one board style under one fixed camera, and frames of positions
   under it with dice, light, noise, blur, JPEG and sometimes a hand (the board-reading suite).
 
@@ -239,6 +240,13 @@ BENCH_DICE = DiceScenes(
 TRAINING_DICE = DiceScenes(
     (1, 5), (-0.08, 1.08), (0.05, 0.95), 0.3, (0.8, 1.3), (0, 15), (-6, 6), (0.8, 1.25),
     (0.7, 1.2), (0, 0.5), (0, 0.02), (0, 1.2), (50, 95), touching=0.35,
+)  # fmt: skip
+# a camera that looks down at an angle from near by, as a webcam beside a table does: two to five dice
+# seen large (40 to 70 px) with the sides facing it in view, a third of them cocked (a leaning die shows
+# its sides too, so the reader must tell the two apart)
+ANGLED_DICE = DiceScenes(
+    (2, 6), (0.05, 0.95), (0.1, 0.9), 0.35, (0.8, 1.3), (15, 35), (-10, 10), (1.4, 2.0),
+    (0.7, 1.2), (0, 0.5), (0, 0.02), (0, 1.2), (50, 95), apart=True, touching=0.2,
 )  # fmt: skip
 
 

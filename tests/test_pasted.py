@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from synthetic.pasted import Cutout, cutouts, labelled, paste
+from synthetic.pasted import Cutout, cutouts, labelled, light_for_dark, paste
 
 TABLE = (175, 180, 182)  # the grey table of the dice photographs (BGR)
 
@@ -92,3 +92,20 @@ def test_dice_lying_against_each_other_are_cut_apart(shared_data: Path) -> None:
         _, _, stats, _ = cv2.connectedComponentsWithStats(pale)
         pips = sum(area >= 4 for area in stats[1:, cv2.CC_STAT_AREA])  # a pip is 6 px or more here
         assert pips == die.value, (die.value, pips)
+
+
+def test_a_die_turned_light_for_dark_in_its_photograph_leaves_the_table_as_it_was(tmp_path: Path) -> None:
+    _photograph(tmp_path, turn=20.0)
+    image = cv2.imread(str(tmp_path / "images" / "one.png"))
+    red = next(c for c in cutouts(tmp_path / "labels.csv", tmp_path / "images") if c.value == 3)
+    x, y = red.at
+    h, w = red.alpha.shape
+    assert np.array_equal(image[y : y + h, x : x + w], red.image)  # ``at`` is where it was cut from
+    light = light_for_dark(image, [red])
+    body, pip = (75, 120), (90, 100)  # a point of the red die's body, and its middle pip
+    assert int(image[body[1], body[0]].mean()) < 100 < int(light[body[1], body[0]].mean())
+    assert int(image[pip[1], pip[0]].mean()) > 200 > 100 > int(light[pip[1], pip[0]].mean())
+    assert light[body[1], body[0], 2] > light[body[1], body[0], 0]  # still red
+    table = np.ones(image.shape[:2], bool)
+    table[y : y + h, x : x + w] = False
+    assert np.array_equal(light[table], image[table])
