@@ -27,9 +27,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.models import use_value_model
 from synthetic.random_scenes import BENCH_DICE, dice_scene
 from synthetic.render import render
-from vision import dice_detect, dice_flags, dice_model
+from vision import dice_detect, dice_flags
 from vision.dice import (
     FIELD_IN_DICE,
     _detect_scale,
@@ -292,10 +293,7 @@ def main() -> None:
         "beside it, that one reads the boards)",
     )
     args = ap.parse_args()
-    if args.value_model:
-        if args.value_model.name != "dice_value.onnx":
-            ap.error("--value-model must name a file called dice_value.onnx (the reader loads it by name)")
-        dice_model.MODELS = args.value_model.resolve().parent
+    use_value_model(ap, args.value_model)
     if args.detect_model:
         dice_detect.MODEL = args.detect_model.resolve()
     if args.flags_model:

@@ -46,11 +46,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.models import use_value_model
 from synthetic import pasted
 from synthetic.pasted import Cutout
 from synthetic.random_scenes import ANGLED_DICE, dice_scene
 from synthetic.render import render
-from vision import dice_detect, dice_model
+from vision import dice_detect
 from vision.dice import find_dice
 
 DICE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-dice"
@@ -253,10 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.rendered <= 1000:
         parser.error("--rendered must lie between 0 and 1000")
-    if args.value_model:
-        if args.value_model.name != "dice_value.onnx" or not args.value_model.is_file():
-            parser.error("--value-model must name a file called dice_value.onnx (the reader loads that name)")
-        dice_model.MODELS = args.value_model.resolve().parent
+    use_value_model(parser, args.value_model)
     if args.detect_model:
         if not args.detect_model.is_file():
             parser.error(f"--detect-model: no such file {args.detect_model}")

@@ -61,6 +61,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.models import use_value_model
 from bgboard.layout import Board
 from calibration.labelled import labelled_cameras
 from referee.cli.read import throw_call
@@ -72,7 +73,6 @@ from referee.throws import CallKind, faces_played, lessons, surely_read
 from synthetic import pasted
 from synthetic.pasted import Cutout
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice
-from vision import dice_model
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
 from vision.dice import find_dice
@@ -277,10 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0.5 <= args.zoom <= 3.0:
         parser.error("--zoom must lie between 0.5 and 3")
-    if args.value_model:
-        if args.value_model.name != "dice_value.onnx" or not args.value_model.is_file():
-            parser.error("--value-model must name a file called dice_value.onnx (the reader loads that name)")
-        dice_model.MODELS = args.value_model.resolve().parent
+    use_value_model(parser, args.value_model)
     if args.teach and (args.teach / "labels.csv").exists():
         parser.error(f"{args.teach / 'labels.csv'} already exists: name a new folder")
     if not BOARDS.is_dir() or not DICE.is_dir():
