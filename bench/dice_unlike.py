@@ -1,6 +1,6 @@
 """Dice unlike the photographs': the held-out real photographs seen in other light, colours and cameras.
 
-    python -m bench.dice_unlike                        # every look (under a minute)
+    python -m bench.dice_unlike                        # every look (about a minute)
     python -m bench.dice_unlike --looks tilted "light dice"   # some looks only
     python -m bench.dice_unlike --value-model /tmp/d/dice_value.onnx   # another photograph reader
 
@@ -17,13 +17,14 @@ real photograph of such dice outranks it):
 - as taken: the photographs as they are (the reference);
 - light dice: each die's lightness turned over (CIE L* to 100 - L*, inside the outline ``synthetic.pasted``
   cuts it along), hue and saturation kept, the table as it was: dark dice with light pips become light
-  dice with dark pips (a set of ivory dice with black pips on the same table), and light dice dark ones;
+  dice with dark pips (a set of ivory dice with black pips on the same table), and light dice dark ones
+  (a die it cannot cut out cleanly stays as it was);
 - dark table: the same turn for the whole photograph, so the table is dark and its shadows light;
 - warm lamp: an incandescent lamp's white balance (blue down, red up);
 - dim: a dim room's exposure (gamma 1.8) with the sensor's noise;
 - tilted: a camera looking down at an angle (the far edge a quarter narrower, a tenth of the height lost);
 - farther: the camera farther away (the photograph shrunk to 0.6 of its size in the middle of a frame of
-  the same size, the table's colour around it: dice about 22 px);
+  the same size, the table's colour around it: dice about 24 px, 19 to 30);
 - soft focus: a lens out of focus (a Gaussian blur of 1.5 px).
 
 No photograph here shows a camera at a real angle, the sides of every die in view: for that the renderer
