@@ -74,9 +74,10 @@ def test_real_dice_sample(shared_data: Path) -> None:
 
 
 def test_small_dice_of_a_far_camera_are_found_in_a_photograph(shared_data: Path) -> None:
-    """A photograph taken from farther away: its 22 dice shrunk to 0.6 of their size (about 24 px) in a
-    frame of the same size, the table's colour around them. The detector peaks faintly on dice that small
-    at a photograph's scale; found that small, they are looked for again with more pixels each."""
+    """A photograph the networks never trained on as if taken from farther away: its 22 dice shrunk to
+    0.6 of their size (about 24 px) in a frame of the same size, the table's colour around them. The
+    detector peaks faintly on dice that small at a photograph's scale; found that small, they are
+    looked for again with more pixels each."""
     name = "IMG_20191208_111228.jpg"
     photo = cv2.imread(str(shared_data / "real-dice" / "images" / name))
     with open(shared_data / "real-dice" / "labels.csv") as f:

@@ -95,6 +95,8 @@ def test_dice_lying_against_each_other_are_cut_apart(shared_data: Path) -> None:
 
 
 def test_a_die_turned_light_for_dark_in_its_photograph_leaves_the_table_as_it_was(tmp_path: Path) -> None:
+    """A dark red die with white pips becomes a light red one with dark pips where it was cut out
+    (``Cutout.at``); nothing beyond its cut-out changes (another set of dice on the same table)."""
     _photograph(tmp_path, turn=20.0)
     image = cv2.imread(str(tmp_path / "images" / "one.png"))
     red = next(c for c in cutouts(tmp_path / "labels.csv", tmp_path / "images") if c.value == 3)
