@@ -22,6 +22,7 @@ import json
 import os
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -49,9 +50,28 @@ ASK_BAND = (0.2, 0.9)
 WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 
 
+def inside(box: Sequence[float], x: float, y: float) -> bool:
+    """Whether the box (x0, y0, x1, y1) contains the point (x, y), as the check counts."""
+    return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+
 def _holds(box: tuple, x: float, y: float) -> bool:
     """Whether a labelled box (value, x0, y0, x1, y1) contains the point (x, y), as the check counts."""
-    return box[1] <= x <= box[3] and box[2] <= y <= box[4]
+    return inside(box[1:], x, y)
+
+
+def greedy_matches(dice: list[DieReading], boxes: list) -> list[tuple[DieReading, int]]:
+    """Each detection with the labelled box (value, x0, y0, x1, y1; its index) it counts for, matched as
+    ``../shared/checks/dice.py`` matches: in output order, to the first box not yet taken that contains
+    its centre; a detection no box takes is left out."""
+    used: set[int] = set()
+    out = []
+    for d in dice:
+        hit = next((i for i, b in enumerate(boxes) if i not in used and _holds(b, *d.center)), None)
+        if hit is not None:
+            used.add(hit)
+            out.append((d, hit))
+    return out
 
 
 def best_matching(centres: list[tuple[float, float]], values: list, boxes: list) -> tuple[int, int]:
@@ -93,19 +113,12 @@ def score_real(names: list[str], labels: dict, folder: Path) -> tuple[int, int, 
         boxes = labels[name]
         total += len(boxes)
         detections += len(dice)
-        used: set[int] = set()
-        for d in dice:
-            x, y = d.center
-            hit = next(
-                (i for i, b in enumerate(boxes) if i not in used and _holds(b, x, y)),
-                None,
-            )
-            if hit is not None:
-                used.add(hit)
-                true += 1
-                right += d.to_json()["value"] == boxes[hit][0]
-                sure += d.value == boxes[hit][0]
-        found += len(used)
+        matches = greedy_matches(dice, boxes)
+        for d, hit in matches:
+            right += d.to_json()["value"] == boxes[hit][0]
+            sure += d.value == boxes[hit][0]
+        true += len(matches)
+        found += len(matches)
         best_right += best_matching([d.center for d in dice], [d.to_json()["value"] for d in dice], boxes)[1]
     return total, found, detections, true, right, sure, best_right
 

@@ -47,6 +47,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from bench.dice import greedy_matches, inside
 from bench.models import use_value_model
 from synthetic import pasted
 from synthetic.pasted import Cutout
@@ -136,9 +137,10 @@ LOOKS: dict[str, Look] = {
 }
 
 
-def _holds(box: tuple[float, float, float, float], x: float, y: float) -> bool:
-    x0, y0, x1, y1 = box
-    return x0 <= x <= x1 and y0 <= y <= y1
+def _whole(box: tuple[float, float, float, float], shape: tuple[int, ...]) -> bool:
+    """Whether a die's box lies wholly in a frame of ``shape`` (a camera this near leaves some of the
+    field out of the frame)."""
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= shape[1] and box[3] <= shape[0]
 
 
 def score(photographs: list[Photograph], look: Look, seed: int = 0) -> tuple[int, int, int, int]:
@@ -151,13 +153,9 @@ def score(photographs: list[Photograph], look: Look, seed: int = 0) -> tuple[int
         dice = find_dice(seen)
         total += len(boxes)
         detections += len(dice)
-        used: set[int] = set()
-        for d in dice:
-            hit = next((i for i, b in enumerate(boxes) if i not in used and _holds(b[1:], *d.center)), None)
-            if hit is not None:
-                used.add(hit)
-                right += d.to_json()["value"] == boxes[hit][0]
-        found += len(used)
+        matches = greedy_matches(dice, boxes)
+        found += len(matches)
+        right += sum(d.to_json()["value"] == boxes[hit][0] for d, hit in matches)
     return total, found, detections, right
 
 
@@ -168,6 +166,9 @@ def held_out_photographs() -> list[Photograph] | None:
     if not labels.is_file():
         return None
     kept = pasted.held_out(labels)
+    cut: dict[str, list[Cutout]] = {}
+    for die in pasted.cutouts(labels, DICE / "images", kept):
+        cut.setdefault(die.source, []).append(die)
     photographs = []
     for name, boxes in sorted(pasted.labelled(labels).items()):
         if name not in kept:
@@ -176,7 +177,7 @@ def held_out_photographs() -> list[Photograph] | None:
         if image is None:
             print(f"cannot read {DICE / 'images' / name}: restore it from the shared data")
             return []
-        photographs.append(Photograph(image, boxes, pasted.cutouts(labels, DICE / "images", {name})))
+        photographs.append(Photograph(image, boxes, cut.get(name, [])))
     return photographs
 
 
@@ -189,15 +190,13 @@ def rendered_at(tilt: float, frames: int, seed: int) -> tuple[int, int, int, int
     for i in range(frames):
         frame = render(dice_scene(rng, recipe), seed=seed * 1000 + i)
         dice = find_dice(frame.image)
-        h, w = frame.image.shape[:2]
-        # a die the camera sees whole (a camera this near leaves some of the field out of the frame)
-        seen = [t for t in frame.dice if t.box[0] >= 0 and t.box[1] >= 0 and t.box[2] <= w and t.box[3] <= h]
+        seen = [t for t in frame.dice if _whole(t.box, frame.image.shape)]
         total += len(seen)
         # a find on a die the frame cuts is neither counted nor a phantom
         cut = [t for t in frame.dice if t not in seen]
-        detections += sum(not any(_holds(t.box, *d.center) for t in cut) for d in dice)
+        detections += sum(not any(inside(t.box, *d.center) for t in cut) for d in dice)
         for truth in seen:
-            hit = next((d for d in dice if _holds(truth.box, *d.center)), None)
+            hit = next((d for d in dice if inside(truth.box, *d.center)), None)
             if hit is not None:
                 found += 1
                 right += hit.to_json()["value"] == truth.value
@@ -215,11 +214,9 @@ def leaning_at(tilt: float, frames: int, seed: int) -> tuple[int, int, int, int]
     for i in range(frames):
         frame = render(dice_scene(rng, recipe), seed=(seed + 1) * 1000 + i)
         dice = find_dice(frame.image)
-        h, w = frame.image.shape[:2]
         for truth in frame.dice:
-            x0, y0, x1, y1 = truth.box
-            hit = next((d for d in dice if _holds(truth.box, *d.center)), None)
-            if hit is None or x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+            hit = next((d for d in dice if inside(truth.box, *d.center)), None)
+            if hit is None or not _whole(truth.box, frame.image.shape):
                 continue
             k = 0 if truth.cocked else 2
             counts[k] += 1
