@@ -166,9 +166,7 @@ def held_out_photographs() -> list[Photograph] | None:
     if not labels.is_file():
         return None
     kept = pasted.held_out(labels)
-    cut: dict[str, list[Cutout]] = {}
-    for die in pasted.cutouts(labels, DICE / "images", kept):
-        cut.setdefault(die.source, []).append(die)
+    cut = pasted.by_photograph(pasted.cutouts(labels, DICE / "images", kept))
     photographs = []
     for name, boxes in sorted(pasted.labelled(labels).items()):
         if name not in kept:

@@ -70,6 +70,14 @@ def held_out_dice(labels_csv: Path, images: Path) -> dict[int, list[Cutout]]:
     return by_face(cutouts(labels_csv, images, held_out(labels_csv)))
 
 
+def by_photograph(dice: list[Cutout]) -> dict[str, list[Cutout]]:
+    """``dice`` by the photograph they were cut from (``Cutout.source``), each one's in their order."""
+    photographs: dict[str, list[Cutout]] = {}
+    for c in dice:
+        photographs.setdefault(c.source, []).append(c)
+    return photographs
+
+
 def by_face(dice: list[Cutout]) -> dict[int, list[Cutout]]:
     """``dice`` by their top face, each face's in their order (``real_throws.render_throw`` takes these)."""
     faces: dict[int, list[Cutout]] = {}

@@ -227,16 +227,14 @@ def light_dice_samples(data: Path, samples: dict[str, Sample], share: float, see
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from synthetic.pasted import cutouts, light_for_dark
+    from synthetic.pasted import by_photograph, cutouts, light_for_dark
 
     rng = np.random.default_rng(seed)
     names = [n for n in sorted(samples) if rng.random() < share]
     if not names:
         return []
     folder = data / "real-dice"
-    cut: dict[str, list] = {}
-    for die in cutouts(folder / "labels.csv", folder / "images", set(names)):
-        cut.setdefault(die.source, []).append(die)
+    cut = by_photograph(cutouts(folder / "labels.csv", folder / "images", set(names)))
     return [Sample(light_for_dark(samples[n].image, cut.get(n, [])), samples[n].dice.tolist()) for n in names]
 
 
