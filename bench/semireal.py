@@ -288,7 +288,6 @@ def main(argv: list[str] | None = None) -> int:
     boards, readers = tables(args.zoom)
     lessons: list[tuple[str, int, bytes]] = []
     wrong_lessons = 0
-    rng = np.random.default_rng(args.seed)
     tallies = {mode: Tally() for mode in MODES}
     by_die = DieTally()
     cubes: dict[str, Counter[str]] = {}  # by board and where the cube was put
@@ -296,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
         args.save.mkdir(parents=True, exist_ok=True)
     for n in range(args.throws):
         t = boards[n % len(boards)]
+        # each throw its own stream: a change to how one throw is made leaves every other as it was
+        rng = np.random.default_rng([args.seed, n])
         throw = make_throw(t, rng)
         pasted_dice: list[Cutout] = []
         frame, before = render_throw(t, throw, dice, rng, pasted_dice)

@@ -48,6 +48,9 @@ DUE = {
 }
 # The LCD panels of the tournament camera's chess clock (x0, y0, x1, y1 in px): their digits change.
 CLOCKS = {"frame0.jpg": ((170, 290, 192, 352), (172, 358, 194, 420))}
+# What stands on a photograph's field (x0, y0, x1, y1 in px): test2.jpg's two dice cups. A thrown die
+# lies beside one, never on its rim, so no die is pasted there.
+STANDING = {"test2.jpg": ((287, 133, 431, 303), (743, 117, 895, 267))}
 
 
 @dataclass(frozen=True)
@@ -228,8 +231,11 @@ class Throw:
 
 
 def _free(t: RealTable, u: float, v: float, side_u: float, others: list[tuple[float, float, float]]) -> bool:
-    """No checker under the die, nor another die; on the field but off the bar."""
+    """No checker under the die, nor another die, nor anything standing on the field; on the field but
+    off the bar."""
     if not (0.01 < u < 0.99 and 0.015 < v < 0.985) or abs(u - 0.5) < 0.045:
+        return False
+    if _under_something(t, u, v, side_u):
         return False
     c = t.checkers
     if len(c):
@@ -238,6 +244,14 @@ def _free(t: RealTable, u: float, v: float, side_u: float, others: list[tuple[fl
         if ((du**2 + dv**2) < 1).any():
             return False
     return all(math.hypot(u - a, (v - b) * 0.9) > 1.15 * side_u for a, b, _ in others)
+
+
+def _under_something(t: RealTable, u: float, v: float, side_u: float) -> bool:
+    """Whether a die of side ``side_u`` at (``u``, ``v``) would overlap what stands on ``t``'s field."""
+    x, y = t.image_at(u, v)
+    half = 0.75 * side_u * FIELD_IN_DICE * t.die_side()  # half a die's diagonal
+    boxes = STANDING.get(t.name, ())
+    return any(x0 - half < x < x1 + half and y0 - half < y < y1 + half for x0, y0, x1, y1 in boxes)
 
 
 def _spot(

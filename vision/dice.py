@@ -1122,7 +1122,8 @@ def _on_the_field(
     known, stacked = checkers
     judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE, resting_known=known is not None)
     odds = [_cocked_odds(probs[i]) for i in kept]
-    lay = [dice_flags.lean(float(j[0]), o) for j, o in zip(judged, odds, strict=True)]
+    faces = [int(np.argmax(probs[i][1:7])) + 1 for i in kept]
+    lay = [dice_flags.lean(float(j[0]), o, f) for j, o, f in zip(judged, odds, faces, strict=True)]
     at = {i: k for k, i in enumerate(kept)}
     two = {frozenset((at[p.a], at[p.b])) for p in pairs if p.a in at and p.b in at}
     ones = _one_per_leaning_die(points, lay, _die_side(quad), two)

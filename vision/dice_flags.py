@@ -42,6 +42,10 @@ ON_CHECKER = 0.5
 # table rather than side with either. The reader is sure of a cocked die's top face when it shows one pip
 # (a single pip foreshortened is still a single pip).
 SURE_FACE = -3.0
+# ... and a die whose likeliest face is a 1 leans only when the value reader, too, finds "cocked" likelier
+# than that 1 (log odds above this). A real flat 1 at 18 to 29 px, one pip on a plain face, looks to both
+# networks like a leaning die's foreshortened face; the table is asked instead of a good throw thrown again.
+PLAIN_ONE = 0.0
 # A first look with both logits beyond this (P under 1.8 % or over 98.2 %) is not looked at again; the
 # others are looked at in all four quarter turns and the logits averaged (a die one turn misjudges,
 # another seldom does).
@@ -206,18 +210,23 @@ class Lean(Enum):
 
     FLAT = "flat"
     COCKED = "cocked"
-    DOUBTFUL = "doubtful"  # this network sees it cocked, the value reader a face plainly up: ask
+    DOUBTFUL = "doubtful"  # this network sees it cocked, the value reader a face up: ask
 
 
-def lean(p_cocked: float, reader_odds: float) -> Lean:
-    """The verdict from this network's P(cocked) and the value reader's log(p cocked / p likeliest face).
+def lean(p_cocked: float, reader_odds: float, likeliest: int) -> Lean:
+    """The verdict from this network's P(cocked), the value reader's log(p cocked / p likeliest face) and
+    that ``likeliest`` face.
 
-    >>> [lean(p, odds).value for p, odds in ((0.95, -1.0), (0.95, -6.0), (0.3, 2.5), (0.6, 0.0))]
+    >>> [lean(p, odds, 3).value for p, odds in ((0.95, -1.0), (0.95, -6.0), (0.3, 2.5), (0.6, 0.0))]
     ['cocked', 'doubtful', 'flat', 'cocked']
+    >>> lean(0.99, -1.0, 1).value, lean(0.99, 1.0, 1).value
+    ('doubtful', 'cocked')
     """
     if p_cocked <= COCKED:
         return Lean.FLAT
-    return Lean.COCKED if reader_odds > SURE_FACE else Lean.DOUBTFUL
+    if reader_odds <= SURE_FACE or (likeliest == 1 and reader_odds <= PLAIN_ONE):
+        return Lean.DOUBTFUL
+    return Lean.COCKED
 
 
 def _logits(x: np.ndarray) -> np.ndarray:

@@ -1,0 +1,30 @@
+"""The semi-real bench's throws (``synthetic.real_throws``) lie where a table's dice can lie."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from calibration.labelled import labelled_cameras
+from synthetic.real_throws import RealTable, make_throw
+
+# test2.jpg's two dice cups standing on its field (x0, y0, x1, y1 in px), read off the photograph
+CUPS = ((287, 133, 431, 303), (743, 117, 895, 267))
+
+
+def test_no_die_is_thrown_onto_a_cup_standing_on_the_field(shared_data: Path) -> None:
+    """A die lands beside a dice cup, never on top of it: the bench's truth would call it flat while
+    the frame shows it tilted on the cup's rim. A die in front of a cup may hide the cup's foot."""
+    cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "test2.jpg")
+    t = RealTable.of_labelled(cam)
+    rng = np.random.default_rng(0)
+    on_a_cup = []
+    for n in range(400):
+        throw = make_throw(t, rng)
+        for u, v, size in throw.spots:
+            x, y = t.image_at(u, v)  # where the die stands on the board
+            r = size * t.die_side() / 2
+            if any(x0 - r < x < x1 + r and y0 - r < y < y1 + r for x0, y0, x1, y1 in CUPS):
+                on_a_cup.append((n, throw.kind, round(x), round(y)))
+    assert not on_a_cup
