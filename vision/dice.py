@@ -424,6 +424,11 @@ def _read_carefully(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.
     return probs
 
 
+def _likeliest_face(p: np.ndarray) -> int:
+    """The value reader's likeliest flat face (1 to 6) of its class probabilities ``p``."""
+    return int(np.argmax(p[1:7])) + 1
+
+
 def _cocked_odds(p: np.ndarray) -> float:
     """The value reader's log(p cocked / p of the likeliest flat face)."""
     return math.log(float(p[7]) + 1e-4) - math.log(float(p[1:7].max()) + 1e-4)
@@ -1122,7 +1127,7 @@ def _on_the_field(
     known, stacked = checkers
     judged = dice_flags.judge(image, quad, points, FIELD_IN_DICE, resting_known=known is not None)
     odds = [_cocked_odds(probs[i]) for i in kept]
-    faces = [int(np.argmax(probs[i][1:7])) + 1 for i in kept]
+    faces = [_likeliest_face(probs[i]) for i in kept]
     lay = [dice_flags.lean(float(j[0]), o, f) for j, o, f in zip(judged, odds, faces, strict=True)]
     at = {i: k for k, i in enumerate(kept)}
     two = {frozenset((at[p.a], at[p.b])) for p in pairs if p.a in at and p.b in at}
@@ -1257,7 +1262,7 @@ def _reading(
         # the value reader, too, finds "cocked" likelier than every face, the table is asked about the
         # face, and never told to throw again on that look alone
         look = replace(look, cocked=False, doubtful=True)
-    value = int(np.argmax(p[1:7])) + 1
+    value = _likeliest_face(p)
     die_p = 1.0 - float(p[0])
     confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
     unreadable = not look.cocked and confidence < (PAIR_READABLE if half_of_a_pair else READABLE)
