@@ -32,15 +32,9 @@ from bench.models import use_value_model
 from synthetic.random_scenes import BENCH_DICE, dice_scene
 from synthetic.render import render
 from vision import dice_detect, dice_flags
-from vision.dice import (
-    FIELD_IN_DICE,
-    _detect_scale,
-    _quad,
-    candidates,
-    expected_die_side,
-    find_dice,
-    search_window,
-)
+from vision.dice import find_dice
+from vision.dice_field import FIELD_IN_DICE, checked_quad, detect_scale, expected_die_side, search_window
+from vision.dice_proposals import candidates
 from vision.reading import DieReading
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
@@ -275,9 +269,9 @@ def bench_speed(frames: list[tuple[np.ndarray, np.ndarray]], repeat: int = 3) ->
         for img, quad in frames:
             timed("ref", lambda i: cv2.GaussianBlur(cv2.cvtColor(i, cv2.COLOR_BGR2GRAY), (5, 5), 0), img)
             timed("find", find_dice, img, quad)
-            q = _quad(quad)
+            q = checked_quad(quad)
             x0, y0, x1, y1 = search_window(q, img.shape)
-            timed("net", dice_detect.heat_map, img[y0:y1, x0:x1], _detect_scale(img, expected_die_side(q)))
+            timed("net", dice_detect.heat_map, img[y0:y1, x0:x1], detect_scale(img, expected_die_side(q)))
             cands.append(len(candidates(img, q)))
     w = {k: statistics.median(v) * 1000 for k, v in wall.items()}
     c = {k: statistics.median(v) * 1000 for k, v in cpu.items()}

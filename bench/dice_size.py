@@ -6,13 +6,13 @@
 The photographs of ``../shared/data/real-dice`` that the dice networks never trained on (every 10th) are
 shrunk so that each labelled die is N px across, as a camera farther from the board (or one giving fewer
 pixels) sees it, passed through a camera's JPEG, and each die is read at its labelled box as the board
-reader reads a die on a calibrated field (``vision.dice``'s cascade of looks). The detector is left out:
-this is what the pixels allow the reader, not what a whole frame gives.
+reader reads a die on a calibrated field (``vision.dice_reads.read``'s cascade of looks). The detector is
+left out: this is what the pixels allow the reader, not what a whole frame gives.
 
 Per size: dice read right; read at ``SURE_ROLL`` or more (a roll taken without a question) and how many
 of those are wrong (each one a legal play the referee may call illegal); read below ``READABLE`` (the
 referee asks or waits), and the smallest size that reads at least 99 % of them right, which
-``vision.dice.CLEAR_DIE_PX`` (the size below which ``referee calibrate`` warns) must not be under.
+``vision.dice_verdict.CLEAR_DIE_PX`` (the size below which ``referee calibrate`` warns) must not be under.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import numpy as np
 
 from referee.throws import SURE_ROLL
 from synthetic import pasted
-from vision import dice_model
-from vision.dice import CLEAR_DIE_PX, READABLE, _read
+from vision import dice_model, dice_reads
+from vision.dice_verdict import CLEAR_DIE_PX, READABLE
 
 DICE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "real-dice"
 SIZES = (16, 20, 24, 28, 30, 32, 40, 48)
@@ -55,7 +55,7 @@ def read_at(size: int, photographs: list[tuple[np.ndarray, Boxes]]) -> np.ndarra
             f = size / ((x1 - x0 + y1 - y0) / 2)
             small = shrunk(image, f)
             c = dice_model.Candidate((x0 + x1) / 2 * f, (y0 + y1) / 2 * f, float(size), 1.0)
-            p = _read(small, [c])[0]
+            p = dice_reads.read(small, [c])[0]
             faces = p[1:7] / max(float(p[1:7].sum()), 1e-9)
             rows.append((value, int(np.argmax(faces)) + 1, float(faces.max())))
     return np.array(rows, dtype=np.float64).reshape(-1, 3)

@@ -23,7 +23,8 @@ from vision.arrivals import Still
 from vision.board_reader import BoardReader, SlotGrid, SlotSamples, under_box
 from vision.checkers import DARK, EMPTY, FEATURES, FIELD_DISC, LIGHT, EmptyField, EmptyReference, SlotModel
 from vision.cube import cube_side, find_cube
-from vision.dice import expected_die_side, find_dice, search_window
+from vision.dice import find_dice
+from vision.dice_field import expected_die_side, search_window
 from vision.geometry import ROWS, BoardGeometry, find_bar
 from vision.point_counts import count_net, strips
 from vision.profile import Profile

@@ -37,7 +37,7 @@ class DieAt:
 
 def lean_on_the_bar(half: Half) -> float:
     """Across the field, where a cocked die leaning on the bar's wall in the image ``half`` lies: a die
-    cannot lean on nothing, and the reader asks about one that seems to (``dice.SUPPORT_REACH``)."""
+    cannot lean on nothing, and the reader asks about one that seems to (``dice_footing.SUPPORT_REACH``)."""
     return 0.548 if half is Half.RIGHT else 0.452
 
 

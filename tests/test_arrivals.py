@@ -16,7 +16,9 @@ from synthetic.render import render
 from synthetic.scene import DieSpec, scene_from_layout
 from vision.arrivals import DIE_PX, Still
 from vision.board_reader import BoardReader
-from vision.dice import expected_die_side, find_dice, search_window, still_peaks
+from vision.dice import find_dice
+from vision.dice_field import expected_die_side, search_window
+from vision.dice_proposals import still_peaks
 from vision.profile import Profile, ProfileError
 
 START = Board.start().layout(Orientation.BOTTOM_RIGHT)

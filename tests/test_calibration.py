@@ -16,7 +16,8 @@ from calibration.learn import CalibrationError, calibrate, default_orientation
 from referee.cli import main
 from vision.board_reader import BoardReader
 from vision.checkers import AMBIGUOUS_RATIO, EMPTY, LIGHT, EmptyField
-from vision.dice import CLEAR_DIE_PX, find_dice
+from vision.dice import find_dice
+from vision.dice_verdict import CLEAR_DIE_PX
 from vision.profile import Profile, ProfileError
 
 

@@ -243,12 +243,12 @@ def test_command_refuses_a_bad_profile(tmp_path: Path) -> None:
 
 
 def test_one_peak_per_die_keeps_the_strongest_and_neighbours() -> None:
-    from vision.dice import _one_peak_per_die
     from vision.dice_model import Candidate
+    from vision.dice_proposals import one_peak_per_die
 
     weak, strong = Candidate(100, 100, 20, 0.4), Candidate(104, 101, 20, 0.9)
     beside = Candidate(121, 100, 20, 0.5)  # two dice touching: a side apart
-    assert _one_peak_per_die([weak, strong, beside]) == [strong, beside]
+    assert one_peak_per_die([weak, strong, beside]) == [strong, beside]
 
 
 def test_json_reports_the_likeliest_face_of_an_unclear_die() -> None:
@@ -261,9 +261,10 @@ def test_json_reports_the_likeliest_face_of_an_unclear_die() -> None:
 
 
 def test_a_doubted_die_on_the_board_is_read_at_other_sizes_too(monkeypatch) -> None:
-    """``_read`` on a board: a die that eight looks leave below ``LOOK_AGAIN`` is read at every one of
-    ``DOUBT_SCALES``, and all its looks weigh its faces; whether it is a die stays the eight looks' word."""
-    from vision import dice, dice_model
+    """``dice_reads.read`` on a board: a die that eight looks leave below ``LOOK_AGAIN`` is read at every
+    one of ``DOUBT_SCALES``, and all its looks weigh its faces; whether it is a die stays the eight looks'
+    word."""
+    from vision import dice_model, dice_reads
 
     frame = rendered((DieSpec(5, 0.3, 0.5, 10.0), DieSpec(2, 0.7, 0.5, 35.0, colour="red")), seed=4)
     cands = [
@@ -271,21 +272,23 @@ def test_a_doubted_die_on_the_board_is_read_at_other_sizes_too(monkeypatch) -> N
         for t in frame.dice
     ]
     eight = dice_model.read(frame.image, cands, turns=4, mirror=True, on_board=True)
-    every = dice_model.read(frame.image, cands, turns=4, scales=dice.DOUBT_SCALES, mirror=True, on_board=True)
-    assert len(dice.DOUBT_SCALES) > 1 and not np.allclose(eight, every, atol=1e-4)
-    monkeypatch.setattr(dice, "SURE_READ", 1.01)  # every die read again, and eight ways
-    monkeypatch.setattr(dice, "LOOK_AGAIN", 1.01)  # ... and still doubted after them
+    every = dice_model.read(
+        frame.image, cands, turns=4, scales=dice_reads.DOUBT_SCALES, mirror=True, on_board=True
+    )
+    assert len(dice_reads.DOUBT_SCALES) > 1 and not np.allclose(eight, every, atol=1e-4)
+    monkeypatch.setattr(dice_reads, "SURE_READ", 1.01)  # every die read again, and eight ways
+    monkeypatch.setattr(dice_reads, "LOOK_AGAIN", 1.01)  # ... and still doubted after them
     # the faces (and the lean) as all the looks weigh them; "not a die" as the eight at the detected size
     faces = every[:, 1:] / every[:, 1:].sum(axis=1, keepdims=True) * (1.0 - eight[:, :1])
-    assert np.allclose(dice._read(frame.image, cands), np.hstack([eight[:, :1], faces]), atol=1e-5)
-    monkeypatch.setattr(dice, "DOUBT_SCALES", (1.0,))
-    assert np.allclose(dice._read(frame.image, cands), eight, atol=1e-5)
+    assert np.allclose(dice_reads.read(frame.image, cands), np.hstack([eight[:, :1], faces]), atol=1e-5)
+    monkeypatch.setattr(dice_reads, "DOUBT_SCALES", (1.0,))
+    assert np.allclose(dice_reads.read(frame.image, cands), eight, atol=1e-5)
 
 
 def test_a_photographs_unsure_dice_are_read_at_other_sizes_too(monkeypatch) -> None:
-    """``_read_carefully``: eight looks at the detected size; a die they leave unsure is read at every one
-    of ``PHOTO_SCALES`` and its looks averaged, a sure one keeps its eight."""
-    from vision import dice, dice_model
+    """``dice_reads.read_carefully``: eight looks at the detected size; a die they leave unsure is read at
+    every one of ``PHOTO_SCALES`` and its looks averaged, a sure one keeps its eight."""
+    from vision import dice_model, dice_reads
 
     frame = rendered((DieSpec(5, 0.3, 0.5, 10.0), DieSpec(2, 0.7, 0.5, 35.0, colour="red")), seed=4)
     cands = [
@@ -293,9 +296,9 @@ def test_a_photographs_unsure_dice_are_read_at_other_sizes_too(monkeypatch) -> N
         for t in frame.dice
     ]
     eight = dice_model.read(frame.image, cands, turns=4, mirror=True)
-    every = dice_model.read(frame.image, cands, turns=4, scales=dice.PHOTO_SCALES, mirror=True)
-    assert len(dice.PHOTO_SCALES) > 1 and not np.allclose(eight, every, atol=1e-4)
-    monkeypatch.setattr(dice, "PHOTO_SURE", 0.0)  # every die sure
-    assert np.allclose(dice._read_carefully(frame.image, cands), eight, atol=1e-5)
-    monkeypatch.setattr(dice, "PHOTO_SURE", 1.01)  # no die sure
-    assert np.allclose(dice._read_carefully(frame.image, cands), every, atol=1e-5)
+    every = dice_model.read(frame.image, cands, turns=4, scales=dice_reads.PHOTO_SCALES, mirror=True)
+    assert len(dice_reads.PHOTO_SCALES) > 1 and not np.allclose(eight, every, atol=1e-4)
+    monkeypatch.setattr(dice_reads, "PHOTO_SURE", 0.0)  # every die sure
+    assert np.allclose(dice_reads.read_carefully(frame.image, cands), eight, atol=1e-5)
+    monkeypatch.setattr(dice_reads, "PHOTO_SURE", 1.01)  # no die sure
+    assert np.allclose(dice_reads.read_carefully(frame.image, cands), every, atol=1e-5)

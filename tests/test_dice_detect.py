@@ -12,7 +12,7 @@ import pytest
 from bgboard.layout import ImageLayout
 from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision import dice_detect
-from vision.dice import _detect_scale, expected_die_side
+from vision.dice_field import detect_scale, expected_die_side
 from vision.onnx_net import ModelError
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))
@@ -35,7 +35,7 @@ def test_heat_map_is_at_stride_four_of_the_shrunk_image() -> None:
 @pytest.mark.parametrize("seed", [3, 4])
 def test_every_die_on_a_rendered_board_is_proposed_where_it_lies(seed: int) -> None:
     frame = board((DieSpec(3, 0.7, 0.5, 20, colour="red"), DieSpec(6, 0.85, 0.3, 65, colour="white")), seed)
-    scale = _detect_scale(frame.image, expected_die_side(frame.field_quad))
+    scale = detect_scale(frame.image, expected_die_side(frame.field_quad))
     cands = dice_detect.detect(frame.image, scale)
     assert cands == sorted(cands, key=lambda c: -c.heat)
     for truth in frame.dice:
@@ -50,7 +50,7 @@ def test_every_die_on_a_rendered_board_is_proposed_where_it_lies(seed: int) -> N
 
 def test_limit_and_threshold_bound_the_candidates() -> None:
     frame = board((DieSpec(3, 0.7, 0.5), DieSpec(5, 0.8, 0.45)), 1)
-    scale = _detect_scale(frame.image, expected_die_side(frame.field_quad))
+    scale = detect_scale(frame.image, expected_die_side(frame.field_quad))
     assert len(dice_detect.detect(frame.image, scale, limit=1)) == 1
     assert all(c.heat >= 0.6 for c in dice_detect.detect(frame.image, scale, threshold=0.6))
 
@@ -62,7 +62,7 @@ def test_dice_free_board_photo_has_no_strong_candidates(shared_data: Path) -> No
         if e["image"] == "test4.jpg"
     )
     image = cv2.imread(str(shared_data / "real-boards" / "test4.jpg"))
-    scale = _detect_scale(image, expected_die_side(np.array(entry["board_quad"], np.float32)))
+    scale = detect_scale(image, expected_die_side(np.array(entry["board_quad"], np.float32)))
     assert [c for c in dice_detect.detect(image, scale) if c.heat > 0.5] == []
 
 

@@ -14,7 +14,8 @@ import pytest
 from bgboard.layout import ImageLayout
 from synthetic.render import Camera, DieSpec, render, scene_from_layout
 from vision import dice_flags
-from vision.dice import FIELD_IN_DICE, find_dice
+from vision.dice import find_dice
+from vision.dice_field import FIELD_IN_DICE
 from vision.onnx_net import ModelError
 
 START = ImageLayout((-5, 0, 0, 0, 3, 0, 5, 0, 0, 0, 0, -2), (5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2))

@@ -19,7 +19,7 @@ from test_service import REFEREE, config_for, said
 
 from referee.cli import main
 from referee.journal import Journal
-from vision.dice import CLEAR_DIE_PX
+from vision.dice_verdict import CLEAR_DIE_PX
 
 
 def test_a_record_locked_by_another_program(

@@ -198,7 +198,7 @@ def load_labels(csv_path: Path) -> dict[str, list[tuple[int, float, float, float
 class Sample:
     """One photograph with its dice as (value, cx, cy, side). ``read_side`` is how much larger than a die
     the reader's crops of it are drawn: on a calibrated field the reader crops at least
-    ``vision.dice.READ_SIDE_FIELD`` die sides whatever the detector's size."""
+    ``vision.dice_proposals.READ_SIDE_FIELD`` die sides whatever the detector's size."""
 
     def __init__(
         self, image: np.ndarray, dice: list[tuple[int, float, float, float]], read_side: float = 1.0
@@ -366,7 +366,7 @@ def board_composites(
     from calibration.labelled import labelled_cameras
     from synthetic.pasted import by_face, cutouts
     from synthetic.real_throws import RealTable, make_throw, render_throw, seen_dice
-    from vision.dice import search_window
+    from vision.dice_field import search_window
 
     if not count:
         return []

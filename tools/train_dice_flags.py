@@ -20,7 +20,7 @@ Data recipe (nothing downloaded; rendered by ``synthetic.render``, plus real dic
   10th photographs that the bench throws, shrunk as a camera shrinks and laid square in the board plane
   at a free spot of the field, die-sized and turned at random, where a flat die's top face is seen
   (shifted by the rays' lean). It trains as flat; its on_checker is not trained.
-* Each die is cropped where the real detector proposes it (``vision.dice.candidates`` matched to the
+* Each die is cropped where the real detector proposes it (``vision.dice_proposals.candidates`` matched to the
   truth within half a die), once there and three times shifted by up to 0.15 die sides, as inference
   sees it. Training adds the 8 turns and mirrors of the board plane (the lean channels turned and
   mirrored alike, and scaled by 0.9..1.12: a real camera's distance is not known) and colour jitter.
@@ -251,7 +251,7 @@ def real_dice(folder: Path) -> list:
 def paste_real(image: np.ndarray, quad: np.ndarray, real, rng: np.random.Generator, avoid) -> tuple | None:
     """A real flat die pasted onto a free spot of the field, its face square in the board plane and
     seen where a die's top face would be (shifted by the rays' lean); its image centre, or None."""
-    from vision.dice import FIELD_IN_DICE
+    from vision.dice_field import FIELD_IN_DICE
 
     m, nadir, height, aspect = dice_flags.camera(quad, image.shape)
     die = real[int(rng.integers(len(real)))]
@@ -306,7 +306,7 @@ def make_data(count: int, seed: int, jitters: int = 3, real_share: float = 0.0) 
     """Patches of every found die of ``count`` rendered frames (see the module doc); in ``real_share``
     of them a real flat die is pasted too (its on_checker label -1: unknown, not trained)."""
     from synthetic.render import render
-    from vision.dice import expected_die_side
+    from vision.dice_field import expected_die_side
 
     rng = np.random.default_rng(seed)
     real = real_dice(REAL_DICE) if real_share else []
@@ -336,7 +336,8 @@ def _crops(
 ) -> int:
     """Each truth's crops where the detector proposes it (once there, ``jitters`` times shifted), added to
     ``out``; how many the detector missed (cropped at the truth instead)."""
-    from vision.dice import FIELD_IN_DICE, candidates, expected_die_side
+    from vision.dice_field import FIELD_IN_DICE, expected_die_side
+    from vision.dice_proposals import candidates
 
     side = expected_die_side(quad)
     missed = 0

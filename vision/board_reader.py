@@ -44,16 +44,11 @@ from vision.checkers import (
     call_slots,
 )
 from vision.cube import cube_at, cube_side, cube_strips, find_cube
-from vision.dice import (
-    READABLE,
-    expected_die_side,
-    find_dice,
-    search_window,
-    still_peaks,
-    table_peaks,
-    window_peaks,
-)
+from vision.dice import find_dice
+from vision.dice_field import expected_die_side, search_window
 from vision.dice_model import Candidate
+from vision.dice_proposals import still_peaks, table_peaks, window_peaks
+from vision.dice_verdict import READABLE
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -274,24 +269,24 @@ class BoardReader:
     @cached_property
     def calibration_still(self) -> Still | None:
         """The profile's still of the calibration frame with what the dice detector sees die-like on it
-        (``vision.dice.still_peaks``): the table's fixtures, for a throw with no turn's still to compare
-        with. Looked at once, on the first throw that needs it."""
+        (``vision.dice_proposals.still_peaks``): the table's fixtures, for a throw with no turn's still to
+        compare with. Looked at once, on the first throw that needs it."""
         still = self.profile.still
         return None if still is None else replace(still, peaks=still_peaks(still))
 
     def turn_still(self, frame: np.ndarray) -> Still:
         """The still of a settled frame with no dice on it, that the turn's throw is compared with: with
-        what the dice detector saw die-like on it (``vision.dice.table_peaks``). The frame loop asks for
-        it of the frame it has just read, whose still and detector peaks are kept, and whose empty point
-        slots are kept with it (``checkers``)."""
+        what the dice detector saw die-like on it (``vision.dice_proposals.table_peaks``). The frame loop
+        asks for it of the frame it has just read, whose still and detector peaks are kept, and whose empty
+        point slots are kept with it (``checkers``)."""
         still = replace(self.still(frame), peaks=table_peaks(self._peaks(frame)))
         if self._last_empty is not None and self._last_empty[0] is frame:
             self._turn_empty = (still, self._last_empty[1])
         return still
 
     def _peaks(self, frame: np.ndarray) -> list[Candidate]:
-        """The dice detector's peaks in ``frame`` (``vision.dice.window_peaks``); the last frame's are kept,
-        as its still is."""
+        """The dice detector's peaks in ``frame`` (``vision.dice_proposals.window_peaks``); the last frame's
+        are kept, as its still is."""
         if self._last_peaks is not None and self._last_peaks[0] is frame:
             return self._last_peaks[1]
         peaks = window_peaks(frame, np.asarray(self.profile.corners, dtype=np.float64))

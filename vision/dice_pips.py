@@ -5,7 +5,8 @@ found as round blobs in three contrast maps (Lab distance from the body colour n
 light or dark top-hats); the largest set of alike blobs that fits a layout (turn and similarity
 pairing, then an affine fit, since a face seen a little from the side is a parallelogram) is the
 count. See-through pips of a translucent die are fainter and pips of side faces are squashed or off
-the layout, so they rarely fit. ``vision.dice`` uses the count only to confirm an unsure network read.
+the layout, so they rarely fit. ``vision.dice_verdict`` uses the count only to confirm an unsure network
+read.
 
     >>> import numpy as np, cv2
     >>> face = np.full((60, 60, 3), 235, np.uint8)

@@ -56,7 +56,7 @@ class DieReading:
     half: Half | None = None  # the half of the field as the image shows it; None on the bar or off the field
     # the face the table is asked about where the die is too unclear to count (``value`` None); None when
     # no face is likely enough to name: cocked, its pips counted another, or read below
-    # ``vision.dice.READABLE`` where the die has too few pixels (``vision.dice.CLEAR_DIE_PX``)
+    # ``vision.dice_verdict.READABLE`` where the die has too few pixels (``vision.dice_verdict.CLEAR_DIE_PX``)
     likeliest: int | None = None
 
     @property

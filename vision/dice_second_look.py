@@ -1,0 +1,389 @@
+"""The second looks for dice that the first reads merged or missed: the two dice of a pair lying
+together kept two, a leaning die's side faces dropped, and the places where a die may lie that no read
+made out (a patch of change, a faint new peak, beside a die found alone) read again carefully."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from bgboard.layout import Half
+from vision import dice_detect, dice_field, dice_footing, dice_model, dice_proposals, dice_reads, dice_verdict
+from vision.reading import DieReading
+
+# A patch of change the reader cannot make out is still reported as a die where at least this share of
+# a die's core changed: something solid arrived with the throw.
+UNREAD_SHARE = 0.6
+# ... and beside a die found alone, where this share changed beyond the found die's box: a die lying
+# against it has a quarter of its core inside that box, and one the colour of its point changes less.
+BESIDE_SHARE = 0.4
+# Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
+# CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
+# die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
+# found die than CLOSER_APART sides is that die's own, and two such, PAIR_APART apart, may be the halves
+# of two dice seen as one.
+CLOSER_SCALE = 1.5
+CLOSER_WINDOW = 2.5
+CLOSER_PEAKS = 6
+CLOSER_HEAT = 0.15
+CLOSER_APART = 0.7
+# The two dice of a pair are read at least this many die sides apart: the smallest dice (0.8 of a
+# standard side) lying side by side are centred 0.8 apart.
+PAIR_APART = 0.6
+# A die lying against another is centred this many die sides from it (side by side, corner to corner).
+AGAINST = (1.05, 1.4)
+# A die's reader crop (READ_SIDE_FIELD sides) holds an edge of another die centred this many die sides
+# from it or nearer: two dice lying corner to corner are up to 1.41 sides apart, a little more where
+# their top faces stand nearer the camera than the board.
+CROPPED_IN = 1.6
+# A place where a die may lie that no read made out is read again at crops this many die sides around it.
+SECOND_LOOK = 0.3
+
+
+def pairs_decided(
+    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[dice_proposals.Pair], die_side: float
+) -> tuple[np.ndarray, list[dice_proposals.Pair]]:
+    """The reads of patches of two halves (two dice lying together, or one big die or two small ones),
+    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
+    half read again off its centre, ``dice_reads.recentred``, may have moved onto the other half's die), and a
+    peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
+    (a half no peak explained is a crop half off that die).
+
+        >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
+        >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [Pair(a=0, b=2, added=(0, 2), plain=False)])
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 1, (1,))], 10.0)  # both read one die
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [])
+        >>> dice[2, 0] = 0.5  # one half is no die
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
+        >>> probs[:, 0].tolist(), two
+        ([1.0, 0.0, 1.0], [])
+    """
+    probs, two = probs.copy(), []
+    for p in pairs:
+        pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
+        apart = math.dist(*pair) >= PAIR_APART * die_side
+        if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= dice_reads.DIE_PROBABILITY:
+            two.append(p)
+            for j, c in enumerate(cands):
+                if j not in (p.a, p.b) and dice_proposals.between(c, pair):
+                    probs[j, 0] = 1.0
+        else:
+            probs[list(p.added), 0] = 1.0
+    return probs, two
+
+
+def side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
+    """``readings`` less the finds with no face read that lie within ``CROPPED_IN`` die sides of a die
+    that leans, where there are more than a throw's two. A die leaning on the bar's wall or a checker
+    shows side faces around its top one, and each may read as a die no face of which can be made out:
+    the throw shows three dice or four, and the referee waits on a throw that must be thrown again.
+    Two dice cannot hold a third, and whatever lies against a leaning die, the throw is thrown again."""
+    if len(readings) <= 2:
+        return readings
+    leaning = [d.center for d in readings if d.cocked]
+
+    def side_face(d: DieReading) -> bool:
+        faceless = d.value is None and not d.cocked
+        return faceless and any(math.dist(d.center, c) < CROPPED_IN * side for c in leaning)
+
+    return [d for d in readings if not side_face(d)]
+
+
+def one_leaning_die_of_a_pair(
+    read: dict[int, DieReading], probs: np.ndarray, pairs: list[dice_proposals.Pair]
+) -> list[int]:
+    """The candidates ``read`` as dice, less one half of a pair whose other half leans by both networks'
+    word, where they make more than a throw's two dice. A die leaning on the bar's wall or a checker shows
+    its top and a side face, one patch of change that two small dice lying together could make; read
+    as two dice beside the throw's other die, the throw shows three. Two dice cannot hold a third, so
+    the patch is one die, and it leans (a die leaning on the other is a throw again all the same)."""
+    if len(read) <= 2:
+        return list(read)
+    dropped = set()
+    for p in pairs:
+        if p.plain or p.a not in read or p.b not in read:
+            continue
+        leaning = [i for i in (p.a, p.b) if read[i].cocked and dice_reads.cocked_odds(probs[i]) > 0.0]
+        if len(leaning) == 1:
+            dropped.add(p.b if leaning == [p.a] else p.a)
+    return [i for i in read if i not in dropped]
+
+
+def crowded(found: list[dice_model.Candidate], die_side: float) -> set[int]:
+    """Which of the ``found`` dice have another within ``CROPPED_IN`` die sides, its edge in their crops.
+
+    >>> sorted(crowded([dice_model.Candidate(x, 0.0, 30.0, 1.0) for x in (0.0, 30.0, 100.0)], 22.0))
+    [0, 1]
+    """
+    return {
+        k
+        for k, c in enumerate(found)
+        if any(
+            j != k and math.dist((c.x, c.y), (o.x, o.y)) < CROPPED_IN * die_side for j, o in enumerate(found)
+        )
+    }
+
+
+def lies_flat_on_the_board(die: DieReading) -> bool:
+    """Whether a die lies flat on the field, off the checkers: a throw showing one such die is called
+    "only one die" unless the other is found. Beside a die that leans, rests on a checker or lies off the
+    field the throw is thrown again (or waited on) whatever the other shows, and the other found could
+    only turn a wait into a throw again."""
+    return not (die.cocked or die.on_checker or die.outside_field)
+
+
+def closer_look(
+    image: np.ndarray,
+    quad: np.ndarray,
+    alone: DieReading,
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALE``
+    times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is two of its cells
+    across, and two dice lying together often make one peak. Where the finer look peaks twice on the
+    found die, at least ``PAIR_APART`` die sides apart, it may be two dice seen as one (its crop between
+    them reads a face where both show it): the two peaks are read as the halves of a pair, and two dice
+    stand where both read as dice. Otherwise a peak clear of the found die is read as any place the
+    first reads missed (``_second_look``); the first that reads as a die is the other die. None reads:
+    the throw still shows one die."""
+    side = dice_field.die_side(quad)
+    x, y = alone.center
+    r = CLOSER_WINDOW * side
+    h, w = image.shape[:2]
+    x0, y0 = max(0, int(x - r)), max(0, int(y - r))
+    x1, y1 = min(w, math.ceil(x + r)), min(h, math.ceil(y + r))
+    if x1 - x0 < side or y1 - y0 < side:
+        return [alone]
+    scale = dice_field.detect_scale(image, side) * CLOSER_SCALE
+    peaks = [
+        dice_model.Candidate(c.x + x0, c.y + y0, side * dice_proposals.READ_SIDE_FIELD, c.heat)
+        for c in dice_detect.detect(image[y0:y1, x0:x1], scale, CLOSER_HEAT, CLOSER_PEAKS)
+    ]
+    own = [c for c in peaks if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
+    two = _split(image, quad, own, side, board, on_checker_valid)
+    if two:
+        return two
+    found = [dice_model.Candidate(x, y, side, dice_reads.HOT)]
+    for c in peaks:
+        if c in own:
+            continue  # the found die's own peak
+        seen = _second_look(image, quad, (c.x, c.y), found, board, on_checker_valid)
+        if seen is not None:
+            return [alone, seen]
+    return [alone]
+
+
+def _split(
+    image: np.ndarray,
+    quad: np.ndarray,
+    own: list[dice_model.Candidate],
+    side: float,
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """The two dice that the finer look's peaks ``own`` on a found die make of it, read as a pair's
+    halves (eight looks each); none where fewer than two peaks lie ``PAIR_APART`` die sides apart or
+    either does not read as a die."""
+    pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1 :]]
+    if not pairs:
+        return []
+    a, b = max(pairs, key=lambda p: math.dist((p[0].x, p[0].y), (p[1].x, p[1].y)))
+    if math.dist((a.x, a.y), (b.x, b.y)) < PAIR_APART * side:
+        return []
+    probs = dice_model.read(image, [a, b], turns=4, mirror=True, on_board=True)
+    if (probs[:, 0] > 1.0 - dice_reads.DIE_PROBABILITY).any():
+        return []
+    kept, looks = dice_footing.on_the_field(
+        image, quad, [a, b], probs, [0, 1], board, [dice_proposals.Pair(0, 1, ())]
+    )
+    if len(kept) != 2:
+        return []
+    halves = [
+        dice_verdict.reading(image, [a, b][i], probs[i], look, None, on_checker_valid, True)
+        for i, look in zip(kept, looks, strict=True)
+    ]
+    dice = [d for d in halves if d is not None]
+    return dice if len(dice) == 2 else []
+
+
+def looked_for(
+    image: np.ndarray,
+    quad: np.ndarray,
+    proposed: dice_proposals.Proposals,
+    found: list[dice_model.Candidate],
+    board: dice_footing.Checkers,
+    peaks: Sequence[dice_model.Candidate] | None,
+    on_checker_valid: bool,
+    same_board: bool = True,
+) -> list[DieReading]:
+    """Dice the first reads missed: on the board the turn began with (``same_board``), a patch of change
+    the size of a die (``_unread``) read again carefully, reported unreadable where it still cannot be
+    made out; and, when the throw showed one die, the detector's weaker peaks that arrived with it
+    (``_weak_arrivals``): a die the colour of the point it lies on changes too little to show in the
+    change map, and the detector sees it only faintly. Against the calibration's still (another
+    position: its change says nothing) only the weak peaks are looked at, on the points the confirmed
+    position leaves empty, where the calibration frame showed nothing die-like. A weak peak that does
+    not read as a die is nothing."""
+    # a patch over a slot a stack may fill is left out, as over a checker
+    checkers = np.vstack([c for c in board if c is not None])
+    side = dice_field.die_side(quad)
+    unread = _unread(image.shape, quad, proposed, found, checkers) if same_board else []
+    looks = [_second_look(image, quad, die.center, found, board, on_checker_valid) for die in unread]
+    seen = [d for d in looks if d is not None]
+    # a patch a die seen again lies over (a leaning die's side face and shadow) is that die's
+    out = seen + [
+        die
+        for die, look in zip(unread, looks, strict=True)
+        if look is None and all(math.dist(die.center, d.center) >= side for d in seen)
+    ]
+    if len(found) + len(out) != 1:
+        return out
+    if peaks is None:
+        peaks = dice_proposals.in_the_window(
+            image, quad, side, dice_proposals.STILL_HEAT, dice_proposals.MAX_CANDIDATES
+        )
+    # the one die is the first reads' or one seen again: the other lies clear of it
+    one = found + [dice_model.Candidate(*d.center, side, dice_reads.HOT) for d in out]
+    for place in _weak_arrivals(quad, image.shape, proposed, peaks, one, checkers):
+        other = _second_look(image, quad, place, one, board, on_checker_valid)
+        if other is not None:
+            return [*out, other]
+    return out
+
+
+def _weak_arrivals(
+    quad: np.ndarray,
+    shape: tuple[int, ...],
+    proposed: dice_proposals.Proposals,
+    peaks: Sequence[dice_model.Candidate],
+    found: list[dice_model.Candidate],
+    checkers: np.ndarray,
+) -> list[tuple[float, float]]:
+    """The detector's peaks down to ``dice_proposals.STILL_HEAT`` (hottest first, at most
+    ``dice_proposals.MAX_PATCHES``) where it saw nothing die-like before the throw, on the field's empty
+    points and a die's side at least from the dice found: the first reads took only the hotter peaks, and
+    only where the frame changed."""
+    still, side = proposed.still, dice_field.die_side(quad)
+    if still is None:
+        return []
+    weak = [c for c in peaks if still.seen_before(c.x, c.y, side) is False and _clear_of(c, found, side)]
+    if not weak:
+        return []
+    _, empty = dice_field.on_empty_points(quad, shape, np.array([[c.x, c.y] for c in weak]), checkers)
+    return [(c.x, c.y) for c, ok in zip(weak, empty, strict=True) if ok][: dice_proposals.MAX_PATCHES]
+
+
+def _clear_of(c: dice_model.Candidate, found: list[dice_model.Candidate], side: float) -> bool:
+    """Whether ``c`` lies at least a die lying against another away from every die ``found``: two dice
+    lying together are a side apart at least, and a crop nearer a found die reads that die again."""
+    return all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)
+
+
+def _second_look(
+    image: np.ndarray,
+    quad: np.ndarray,
+    place: tuple[float, float],
+    found: list[dice_model.Candidate],
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+) -> DieReading | None:
+    """Where a die may lie that the first reads did not make out, read again carefully: every crop of a
+    die's size within SECOND_LOOK die sides of ``place`` (a patch's centre or a weak peak lies off the die
+    where a shadow or the other die's edge changed too), eight looks each. The crop read surest as a flat
+    die is judged as any found die; failing one, the crop read surest as a die that leans, if the flags
+    network sees the lean there too (a die leaning on a checker or the bar's wall shows a side face,
+    and no crop of it reads flat). None when neither reads as a die."""
+    side = dice_field.die_side(quad)
+    x, y = place
+    step = SECOND_LOOK * side
+    least = side * dice_proposals.READ_SIDE_FIELD
+    looks = [
+        dice_model.Candidate(x + dx * step, y + dy * step, least, dice_reads.HOT)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+    ]
+    looks = [c for c in looks if _clear_of(c, found, side)]
+    if not looks:
+        return None
+    probs = dice_model.read(image, looks, turns=4, mirror=True, on_board=True)
+    flat = dice_reads.reads_flat(probs)
+    for kind in (flat, ~flat):
+        die_p = np.where(kind, 1.0 - probs[:, 0], 0.0)
+        best = int(np.argmax(die_p))
+        c = looks[best]
+        if (
+            die_p[best] >= dice_reads.DIE_PROBABILITY
+            and dice_reads.edge_strength(image, c.x, c.y, side) >= dice_reads.MIN_EDGE
+        ):
+            break
+    else:
+        return None
+    _, (look,) = dice_footing.on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], board)
+    if not flat[best] and not look.cocked:
+        return None  # the value reader alone sees a lean: no die made out
+    near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
+    few = side < dice_verdict.CLEAR_DIE_PX
+    return dice_verdict.reading(
+        image, looks[best], probs[best], look, None, on_checker_valid, near, few_pixels=few
+    )
+
+
+def _unread(
+    shape: tuple[int, ...],
+    quad: np.ndarray,
+    proposed: dice_proposals.Proposals,
+    dice: list[dice_model.Candidate],
+    checkers: np.ndarray,
+) -> list[DieReading]:
+    """Patches of change the size of a die that arrived on the field's empty points and that the reader
+    could not make out as a die (apart from the ``dice`` it found, or lying against one): reported as
+    unreadable dice with no face, so that the referee waits (or asks) rather than call a throw with one
+    die missing. A patch over a filled checker slot is left out: a checker that moved a little changes
+    like that, and a die there rests on a checker anyway."""
+    still, changed = proposed.still, proposed.changed
+    if still is None or changed is None:
+        return []
+    side = dice_field.die_side(quad)
+    found = [(c.x, c.y) for c in dice]
+    # a throw is two dice: beside two found dice there is no other to look for
+    beside = _beside(found, side) if len(found) < 2 else []
+    places = [*((p, False) for p in proposed.patches), *((p, True) for p in beside)]
+    if not places:
+        return []  # most frames of a game: two dice read, no patch left over
+    # a found die changed its own box (a read box is READ_SIDE_FIELD die sides at least) and a rim of
+    # blur and shadow: only the change beyond that may be another die
+    rest = still.unexplained(changed, [(c.x, c.y, c.side / 2 + 0.1 * side) for c in dice])
+    out = []
+    for (x, y), against in places:
+        if any(math.hypot(x - a, y - b) < side for a, b in found):
+            continue
+        least = BESIDE_SHARE if against and len(found) == 1 else UNREAD_SHARE
+        if still.share(rest, x, y, side) < least:
+            continue
+        ((u, _),), (empty,) = dice_field.on_empty_points(quad, shape, np.array([[x, y]]), checkers)
+        if not empty:
+            continue
+        half = Half.LEFT if u < 0.5 else Half.RIGHT
+        box = (x - side / 2, y - side / 2, x + side / 2, y + side / 2)
+        out.append(DieReading(None, (float(x), float(y)), box, 0.0, unreadable=True, half=half))
+        found.append((x, y))
+    return out
+
+
+def _beside(found: list[tuple[float, float]], side: float) -> list[tuple[float, float]]:
+    """Where a second die lying against a found one would be centred: side by side or corner to corner,
+    all round. Two dice lying together often make one patch of change, read as the one die the reader
+    makes out; the other's core changed as much as any die's."""
+    return [
+        (x + d * side * math.cos(a), y + d * side * math.sin(a))
+        for x, y in found
+        for d in AGAINST
+        for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
+    ]
