@@ -84,7 +84,7 @@ def one_die(mover: Side) -> str:
 
 
 def lone_unread_die() -> str:
-    return "one die seen and it cannot be read: it may be two dice lying together"
+    return "one die seen and it cannot be read surely: it may be two dice lying together"
 
 
 def ask_dice(faces: Sequence[int], opening: bool) -> str:

@@ -42,6 +42,10 @@ def problem(die: DieReading, on_checker_valid: bool) -> str | None:
 # called illegal on its reading (the table is asked which roll it was). A die is read at this confidence
 # or above nearly always rightly; below it, now and then another face with the same look.
 SURE_ROLL = 0.9
+# A lone die read less surely than this may be two dice lying together seen as one: the crop holds the
+# other die's pips, so no face stands out (the reader's own bar for a half of such a pair). The referee
+# waits rather than call "only one die" on a good throw.
+LONE_DIE_SURE = 0.7
 
 
 def faces(die: DieReading) -> tuple[int, ...]:
@@ -207,9 +211,9 @@ def call_roll(
     """A throw of two dice into ``mover``'s right-hand half; ``occluded``: something covers the board."""
     if len(dice) == 1 and not occluded and not on_checker_valid:
         (die,) = dice
-        if die.unreadable and die.half is not None:
-            # a lone die on the field that the reader cannot make out may be two lying together, seen as
-            # one: the referee waits rather than call a good throw bad
+        if (die.unreadable or die.confidence < LONE_DIE_SURE) and die.half is not None:
+            # a lone die on the field that the reader cannot make out, or makes out only unsurely, may be
+            # two lying together, seen as one: the referee waits rather than call a good throw bad
             return Call(CallKind.WAIT, reason=narration.lone_unread_die())
         # both dice leave the cup together: one settled on a clear board, the other is off it or on a
         # checker where it was not seen (a reroll too, unless the table lets a die on a checker count:
