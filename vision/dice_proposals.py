@@ -32,8 +32,10 @@ STILL_HEAT = 0.15
 CALIBRATION_HEAT = 0.1
 MAX_CANDIDATES = 40
 # At most this many patches of change are read where the detector saw nothing (those most like a die);
-# and as many faint new peaks where a throw showed one die (``dice_second_look._weak_arrivals``).
-MAX_PATCHES = 4
+# and as many faint new peaks where a throw showed one die (``dice_second_look._weak_arrivals``). A throw
+# is two patches; the cube turned and moved after a take adds three (where it lay, and the two halves of
+# the squarish patch where it lies), which must not crowd a die out.
+MAX_PATCHES = 6
 # On a field, a die is read (and judged) as at least this many times the die side the field implies:
 # the value reader, trained beside a detector that erred large, calls a tight crop of a flat die
 # cocked, and the fast detector errs small on small dice.
