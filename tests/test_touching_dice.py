@@ -82,3 +82,24 @@ def test_a_pair_seen_as_one_unsure_die_is_not_thrown_again(shared_data: Path) ->
     board = Board.from_layout(t.layout, t.orientation)
     call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
     assert call.kind is not CallKind.REROLL, call
+
+
+def test_a_first_throw_pair_seen_as_one_die_is_not_thrown_again(shared_data: Path) -> None:
+    """Throw 9 of `python -m bench.semireal --seed 2`, read as a first throw (against the calibration
+    frame, as `referee read` without `--before` reads): a 3 lying against a 4 on `test10.jpg`, the pair
+    found as one 4. What changed against the 4 is now a second die the referee waits on, not "only one
+    die" on a good throw."""
+    dice_dir = shared_data / "real-dice"
+    by_face = held_out_dice(dice_dir / "labels.csv", dice_dir / "images")
+    cams = labelled_cameras(shared_data / "real-boards")
+    n = 9
+    cam = cams[n % len(cams)]
+    t = RealTable.of_labelled(cam)
+    rng = np.random.default_rng([2, n])
+    throw = make_throw(t, rng)
+    frame, _ = render_throw(t, throw, by_face, rng)
+    assert (t.name, throw.kind, throw.values) == ("test10.jpg", "touching", (3, 4))
+    reading = BoardReader(cam.profile).read(frame, expected=t.layout)
+    board = Board.from_layout(t.layout, t.orientation)
+    call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
+    assert call.kind is not CallKind.REROLL, call

@@ -228,21 +228,16 @@ def looked_for(
     made out; and, when the throw showed one die, the detector's weaker peaks that arrived with it
     (``_weak_arrivals``): a die the colour of the point it lies on changes too little to show in the
     change map, and the detector sees it only faintly. Against the calibration's still (another
-    position: its change says nothing) only the weak peaks are looked at, on the points the confirmed
-    position leaves empty, where the calibration frame showed nothing die-like. A weak peak that does
-    not read as a die is nothing."""
+    position: most of its change says nothing) the weak peaks are looked at on the points the confirmed
+    position leaves empty, where the calibration frame showed nothing die-like, and then, where the
+    throw still shows one die, only the patches of change lying against it (a second die lying against
+    the first, which the first reads took with it for one die). A weak peak that does not read as a die
+    is nothing."""
     # a patch over a slot a stack may fill is left out, as over a checker
     checkers = np.vstack([c for c in board if c is not None])
     side = dice_field.die_side(quad)
     unread = _unread(image.shape, quad, proposed, found, checkers) if same_board else []
-    looks = [_second_look(image, quad, die.center, found, board, on_checker_valid) for die in unread]
-    seen = [d for d in looks if d is not None]
-    # a patch a die seen again lies over (a leaning die's side face and shadow) is that die's
-    out = seen + [
-        die
-        for die, look in zip(unread, looks, strict=True)
-        if look is None and all(math.dist(die.center, d.center) >= side for d in seen)
-    ]
+    out = _seen_again(image, quad, unread, found, board, on_checker_valid)
     if len(found) + len(out) != 1:
         return out
     if peaks is None:
@@ -255,7 +250,33 @@ def looked_for(
         other = _second_look(image, quad, place, one, board, on_checker_valid)
         if other is not None:
             return [*out, other]
-    return out
+    if same_board or out:
+        return out
+    # against the calibration's still only a patch lying against the one die found says that a second
+    # die arrived: two dice lying together often make one patch, which the first reads took for one die
+    against = _unread(image.shape, quad, proposed, found, checkers, against_only=True)
+    return _seen_again(image, quad, against, found, board, on_checker_valid)
+
+
+def _seen_again(
+    image: np.ndarray,
+    quad: np.ndarray,
+    unread: list[DieReading],
+    found: list[dice_model.Candidate],
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """The ``unread`` patches read again carefully (``_second_look``): each a die as read where it now can
+    be, else unreadable with no face, unless it lies within a die side of a die seen again (a leaning
+    die's side face and shadow are that die's)."""
+    side = dice_field.die_side(quad)
+    looks = [_second_look(image, quad, die.center, found, board, on_checker_valid) for die in unread]
+    seen = [d for d in looks if d is not None]
+    return seen + [
+        die
+        for die, look in zip(unread, looks, strict=True)
+        if look is None and all(math.dist(die.center, d.center) >= side for d in seen)
+    ]
 
 
 def _weak_arrivals(
@@ -341,12 +362,14 @@ def _unread(
     proposed: dice_proposals.Proposals,
     dice: list[dice_model.Candidate],
     checkers: np.ndarray,
+    against_only: bool = False,
 ) -> list[DieReading]:
     """Patches of change the size of a die that arrived on the field's empty points and that the reader
     could not make out as a die (apart from the ``dice`` it found, or lying against one): reported as
     unreadable dice with no face, so that the referee waits (or asks) rather than call a throw with one
     die missing. A patch over a filled checker slot is left out: a checker that moved a little changes
-    like that, and a die there rests on a checker anyway."""
+    like that, and a die there rests on a checker anyway. ``against_only``: only where a die lying
+    against one of the ``dice`` would lie (``_beside``), not the other patches."""
     still, changed = proposed.still, proposed.changed
     if still is None or changed is None:
         return []
@@ -354,7 +377,8 @@ def _unread(
     found = [(c.x, c.y) for c in dice]
     # a throw is two dice: beside two found dice there is no other to look for
     beside = _beside(found, side) if len(found) < 2 else []
-    places = [*((p, False) for p in proposed.patches), *((p, True) for p in beside)]
+    patches = [] if against_only else proposed.patches
+    places = [*((p, False) for p in patches), *((p, True) for p in beside)]
     if not places:
         return []  # most frames of a game: two dice read, no patch left over
     # a found die changed its own box (a read box is READ_SIDE_FIELD die sides at least) and a rim of
