@@ -149,7 +149,8 @@ def find_dice(
     did not make out is read again more carefully, and reported as an unreadable die with no face where
     it still cannot be (the referee waits rather than miss a die); a throw that shows one die has its
     fainter new peaks read the same way (``dice_second_look.looked_for``), and against the calibration's
-    still, where it still shows one die, the patches of change lying against that die.
+    still, where it still shows one die, its patches of change on empty points (a die only where the
+    careful look reads one, or where the patch lies against the one die).
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
     shrunk again; ``peaks``, likewise, its ``dice_proposals.window_peaks``: the detector is then not run
     again.

@@ -229,10 +229,11 @@ def looked_for(
     (``_weak_arrivals``): a die the colour of the point it lies on changes too little to show in the
     change map, and the detector sees it only faintly. Against the calibration's still (another
     position: most of its change says nothing) the weak peaks are looked at on the points the confirmed
-    position leaves empty, where the calibration frame showed nothing die-like, and then, where the
-    throw still shows one die, only the patches of change lying against it (a second die lying against
-    the first, which the first reads took with it for one die). A weak peak that does not read as a die
-    is nothing."""
+    position leaves empty, where the calibration frame showed nothing die-like; then, where the throw
+    still shows one die, the patches of change on empty points, each a die only where the careful look
+    reads one, and last those lying against the die (a second die lying against the first, which the
+    first reads took with it for one die), reported unreadable where they cannot be made out. A weak
+    peak or a patch away from the die that does not read as a die is nothing."""
     # a patch over a slot a stack may fill is left out, as over a checker
     checkers = np.vstack([c for c in board if c is not None])
     side = dice_field.die_side(quad)
@@ -252,8 +253,13 @@ def looked_for(
             return [*out, other]
     if same_board or out:
         return out
-    # against the calibration's still only a patch lying against the one die found says that a second
-    # die arrived: two dice lying together often make one patch, which the first reads took for one die
+    # against the calibration's still (another position) a patch of change on an empty point is a die
+    # where a careful look reads one; unread, it says that a die arrived only where it lies against the
+    # one die found: two dice lying together often make one patch, which the first reads took for one die
+    for patch in _unread(image.shape, quad, proposed, found, checkers):
+        other = _second_look(image, quad, patch.center, found, board, on_checker_valid)
+        if other is not None:
+            return [other]
     against = _unread(image.shape, quad, proposed, found, checkers, against_only=True)
     return _seen_again(image, quad, against, found, board, on_checker_valid)
 
