@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from real_throw_fixtures import bench_throw
 
 from bgboard.layout import Board, Side
 from calibration.labelled import Labelled, labelled_cameras
@@ -16,7 +17,7 @@ from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
-from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice
+from synthetic.real_throws import RealTable, Throw, render_throw, seen_dice
 from vision import board_reader
 from vision.board_reader import BoardReader
 from vision.cube import cube_at, cube_side, find_cube
@@ -194,16 +195,6 @@ def test_a_first_throw_after_the_cube_moved_reads_both_dice(shared_data: Path, n
     the die, and not made out. One die was seen, and a good throw was called "only one die". Both dice
     count now: while one die is seen, the patches of change on empty points are read again in crops
     around them."""
-    cams = labelled_cameras(shared_data / "real-boards")
-    cam = cams[n % len(cams)]
-    folder = shared_data / "real-dice"
-    dice = held_out_dice(folder / "labels.csv", folder / "images")
-    t = RealTable.of_labelled(cam)
-    rng = np.random.default_rng([1, n])
-    throw = make_throw(t, rng)
-    frame, _ = render_throw(t, throw, dice, rng)
+    t, throw, call = bench_throw(shared_data, 1, n, in_game=False)
     assert (t.name, throw.kind, throw.values, throw.cube is not None) == ("test10.jpg", "flat", values, True)
-    reading = BoardReader(cam.profile).read(frame, expected=t.layout)
-    board = Board.from_layout(t.layout, t.orientation)
-    call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
     assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, sorted(values)), call

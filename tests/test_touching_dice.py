@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from real_throw_fixtures import bench_throw
 
 from bgboard.layout import Board, Half, Orientation, Side
 from calibration.labelled import labelled_cameras
@@ -67,20 +68,8 @@ def test_a_pair_seen_as_one_unsure_die_is_not_thrown_again(shared_data: Path) ->
     """Throw 557 of `python -m bench.semireal --seed 3`: a 6 and a 3 lying against each other on
     `test10.jpg`, found as one die read a 6 at 0.53. Called "only one die" it was a good throw thrown
     again; now the referee waits (and the play names the roll)."""
-    dice_dir = shared_data / "real-dice"
-    by_face = held_out_dice(dice_dir / "labels.csv", dice_dir / "images")
-    cams = labelled_cameras(shared_data / "real-boards")
-    n = 557
-    cam = cams[n % len(cams)]
-    t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
-    rng = np.random.default_rng([3, n])
-    throw = make_throw(t, rng)
-    frame, before = render_throw(t, throw, by_face, rng)
+    t, throw, call = bench_throw(shared_data, 3, 557, in_game=True)
     assert (t.name, throw.kind, throw.values) == ("test10.jpg", "touching", (6, 3))
-    reader.read(before, expected=t.layout)
-    reading = reader.read(frame, expected=t.layout, before=reader.turn_still(before))
-    board = Board.from_layout(t.layout, t.orientation)
-    call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
     assert call.kind is not CallKind.REROLL, call
 
 
@@ -89,17 +78,6 @@ def test_a_first_throw_pair_seen_as_one_die_is_not_thrown_again(shared_data: Pat
     frame, as `referee read` without `--before` reads): a 3 lying against a 4 on `test10.jpg`, the pair
     found as one 4. What changed against the 4 is now a second die the referee waits on, not "only one
     die" on a good throw."""
-    dice_dir = shared_data / "real-dice"
-    by_face = held_out_dice(dice_dir / "labels.csv", dice_dir / "images")
-    cams = labelled_cameras(shared_data / "real-boards")
-    n = 9
-    cam = cams[n % len(cams)]
-    t = RealTable.of_labelled(cam)
-    rng = np.random.default_rng([2, n])
-    throw = make_throw(t, rng)
-    frame, _ = render_throw(t, throw, by_face, rng)
+    t, throw, call = bench_throw(shared_data, 2, 9, in_game=False)
     assert (t.name, throw.kind, throw.values) == ("test10.jpg", "touching", (3, 4))
-    reading = BoardReader(cam.profile).read(frame, expected=t.layout)
-    board = Board.from_layout(t.layout, t.orientation)
-    call = throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
     assert call.kind is not CallKind.REROLL, call

@@ -1,0 +1,50 @@
+"""Throws of `python -m bench.semireal` rebuilt for the tests: throw ``n`` of a seed, the same real dice
+never trained on pasted onto the same real board photograph, called as `referee read --position
+--on-roll` calls it (the tests may not import the bench itself)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from bgboard.layout import Board
+from calibration.labelled import Labelled, labelled_cameras
+from referee.cli.read import throw_call
+from referee.rules_options import RuleOptions
+from referee.session import SessionOptions
+from referee.throws import Call
+from synthetic.pasted import Cutout, held_out_dice
+from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
+from vision.board_reader import BoardReader
+
+
+@lru_cache(maxsize=1)
+def _cameras(boards: Path) -> list[Labelled]:
+    return labelled_cameras(boards)
+
+
+@lru_cache(maxsize=1)
+def _held_out(dice: Path) -> dict[int, list[Cutout]]:
+    return held_out_dice(dice / "labels.csv", dice / "images")
+
+
+def bench_throw(shared_data: Path, seed: int, n: int, in_game: bool) -> tuple[RealTable, Throw, Call]:
+    """Throw ``n`` of ``python -m bench.semireal --seed SEED`` (its table, as the bench picks it, and
+    its own stream of random numbers) and the referee's call on it, the thrown position confirmed: *in
+    a game* (``in_game``: knowing the settled frame the turn began with) or as *a first throw* (knowing
+    only the calibration frame)."""
+    cams = _cameras(shared_data / "real-boards")
+    cam = cams[n % len(cams)]
+    t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
+    rng = np.random.default_rng([seed, n])
+    throw = make_throw(t, rng)
+    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice"), rng)
+    still = None
+    if in_game:
+        reader.read(before, expected=t.layout)
+        still = reader.turn_still(before)
+    reading = reader.read(frame, expected=t.layout, before=still)
+    board = Board.from_layout(t.layout, t.orientation)
+    return t, throw, throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
