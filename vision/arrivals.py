@@ -43,7 +43,9 @@ TOO_MUCH = 0.35
 # Blobs of change this many die areas count as one die, and up to TWO_DICE as two lying together;
 # bigger ones are a hand or a stack that changed. A die's patch is wider than the die: the blur
 # spreads it by about a pixel each side and its shadow adds a little ((6 + 2)^2 / 6^2 = 1.8 areas).
-ONE_DIE = (0.3, 2.3)
+# A dark see-through die on a dark point changes only where its pips and lit edge are: a quarter of a
+# die's area, or a little more. A patch only proposes a place to read; the reader decides.
+ONE_DIE = (0.25, 2.3)
 TWO_DICE = 4.5
 # What one die's patch usually measures, in die areas: of patches alike in shape, those nearest this
 # are read first.
