@@ -23,7 +23,7 @@ from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, render_throw
 from vision.board_reader import BoardReader
 from vision.dice_field import expected_die_side
-from vision.dice_second_look import PAIR_APART
+from vision.dice_pairs import PAIR_APART
 from vision.dice_verdict import CLEAR_DIE_PX, READABLE
 from vision.reading import DieReading
 

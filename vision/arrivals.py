@@ -55,7 +55,7 @@ ELONGATED = 1.45
 # Two small dice lying against each other make a patch one big die could make, but longer: at least
 # PAIR_AREA die areas and PAIR_ELONGATED times longer than wide. A die alone, even with its shadow, is
 # squarer than that; such a patch is read both ways and the reads decide
-# (``vision.dice_second_look.pairs_decided``).
+# (``vision.dice_pairs.pairs_decided``).
 PAIR_AREA = 1.5
 PAIR_ELONGATED = 1.55
 # The halves of a squarish patch bigger than one die lie at least this many die sides apart when it

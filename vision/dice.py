@@ -12,6 +12,7 @@ geometry they all share):
 - ``vision.dice_proposals``: where dice might be (the detector's peaks; what arrived since the still);
 - ``vision.dice_reads``: the value reader's looks at each proposal, as many as its doubt calls for;
 - ``vision.dice_footing``: where each die found stands on the field, and whether it can lean;
+- ``vision.dice_pairs``: two dice lying together kept two, and the side faces of a die that leans dropped;
 - ``vision.dice_verdict``: each die as the referee reads it, or why it may not count;
 - ``vision.dice_second_look``: the dice the first reads merged (two lying together) or missed.
 
@@ -32,6 +33,7 @@ from vision import (
     dice_field,
     dice_footing,
     dice_model,
+    dice_pairs,
     dice_proposals,
     dice_reads,
     dice_second_look,
@@ -134,9 +136,9 @@ def find_dice(
     flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
     network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
     face as ``likeliest``: the referee asks the table), and one lying within
-    ``dice_second_look.CROPPED_IN`` die sides of another die unless the value reader, too, finds "cocked"
+    ``dice_pairs.CROPPED_IN`` die sides of another die unless the value reader, too, finds "cocked"
     likelier than every face (the other die's edge in the crops looks like a lean). Where more than two
-    dice are read, a find with no face lying within ``dice_second_look.CROPPED_IN`` die sides of a die
+    dice are read, a find with no face lying within ``dice_pairs.CROPPED_IN`` die sides of a die
     that leans is its side face, and dropped.
     With a ``still`` (``vision.arrivals``: the field's window before the throw) only what arrived since
     can be a die: what changed, or, when the still shows
@@ -166,7 +168,7 @@ def find_dice(
         cands, probs = dice_reads.recentred(
             image, cands, dice_reads.read(image, cands), dice_field.die_side(quad)
         )
-        probs, pairs = dice_second_look.pairs_decided(cands, probs, proposed.pairs, dice_field.die_side(quad))
+        probs, pairs = dice_pairs.pairs_decided(cands, probs, proposed.pairs, dice_field.die_side(quad))
     else:
         probs, pairs = dice_reads.read_carefully(image, cands), []
     halves = {i for p in pairs if not p.plain for i in (p.a, p.b)}
@@ -180,9 +182,7 @@ def find_dice(
     else:
         looks = dice_footing.in_a_photograph(probs[kept])
     crowded = (
-        dice_second_look.crowded([cands[i] for i in kept], dice_field.die_side(quad))
-        if quad is not None
-        else set()
+        dice_pairs.crowded([cands[i] for i in kept], dice_field.die_side(quad)) if quad is not None else set()
     )
     few = quad is not None and dice_field.die_side(quad) < dice_verdict.CLEAR_DIE_PX
     read: dict[int, DieReading] = {}
@@ -192,14 +192,14 @@ def find_dice(
         )
         if die is not None:
             read[i] = die
-    readings = [read[i] for i in dice_second_look.one_leaning_die_of_a_pair(read, probs, pairs)]
+    readings = [read[i] for i in dice_pairs.one_leaning_die_of_a_pair(read, probs, pairs)]
     if quad is not None and checkers is not None and (same_board or calibration):
         found = [cands[i] for i in kept]
         readings += dice_second_look.looked_for(
             image, quad, proposed, found, board, peaks, on_checker_valid, same_board
         )
     if quad is not None:
-        readings = dice_second_look.side_faces_dropped(readings, dice_field.die_side(quad))
+        readings = dice_pairs.side_faces_dropped(readings, dice_field.die_side(quad))
     if quad is not None and len(readings) == 1 and dice_second_look.lies_flat_on_the_board(readings[0]):
         readings = dice_second_look.closer_look(image, quad, readings[0], board, on_checker_valid)
     return sorted(readings, key=lambda d: d.center)

@@ -216,9 +216,9 @@ def _with_patches(
     """``kept`` and a hot peak at every patch of change no peak explains (a peak within 0.6 die sides),
     and the pairs: for each patch of two halves, the candidates that read them. A peak near one half
     whose box takes in both must not hide the other half's die, so a pair is never one die for its
-    crops' overlap alone (``dice_second_look.pairs_decided`` says whether it is two). Where the patch's
+    crops' overlap alone (``dice_pairs.pairs_decided`` says whether it is two). Where the patch's
     shape does not tell two small dice from one big die, the peaks between the halves are kept (both
-    readings are made, and ``dice_second_look.pairs_decided`` chooses), they explain no half, and a half no
+    readings are made, and ``dice_pairs.pairs_decided`` chooses), they explain no half, and a half no
     peak explains is read in a crop as wide as the patch."""
     kept = list(kept)
     least = die_side * READ_SIDE_FIELD

@@ -1,6 +1,6 @@
-"""The second looks for dice that the first reads merged or missed: the two dice of a pair lying
-together kept two, a leaning die's side faces dropped, and the places where a die may lie that no read
-made out (a patch of change, a faint new peak, beside a die found alone) read again carefully."""
+"""The second looks for dice that the first reads merged or missed: a die found alone split into the two
+lying together that it may be, and the places where a die may lie that no read made out (a patch of
+change, a faint new peak, beside a die found alone) read again carefully."""
 
 from __future__ import annotations
 
@@ -10,7 +10,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from bgboard.layout import Half
-from vision import dice_detect, dice_field, dice_footing, dice_model, dice_proposals, dice_reads, dice_verdict
+from vision import (
+    dice_detect,
+    dice_field,
+    dice_footing,
+    dice_model,
+    dice_pairs,
+    dice_proposals,
+    dice_reads,
+    dice_verdict,
+)
 from vision.reading import DieReading
 
 # A patch of change the reader cannot make out is still reported as a die where at least this share of
@@ -22,112 +31,15 @@ BESIDE_SHARE = 0.4
 # Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
 # CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
 # die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
-# found die than CLOSER_APART sides is that die's own, and two such, PAIR_APART apart, may be the halves
-# of two dice seen as one.
+# found die than CLOSER_APART sides is that die's own, and two such, ``dice_pairs.PAIR_APART`` apart, may
+# be the halves of two dice seen as one.
 CLOSER_SCALE = 1.5
 CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
 CLOSER_HEAT = 0.15
 CLOSER_APART = 0.7
-# The two dice of a pair are read at least this many die sides apart: the smallest dice (0.8 of a
-# standard side) lying side by side are centred 0.8 apart.
-PAIR_APART = 0.6
-# A die lying against another is centred this many die sides from it (side by side, corner to corner).
-AGAINST = (1.05, 1.4)
-# A die's reader crop (READ_SIDE_FIELD sides) holds an edge of another die centred this many die sides
-# from it or nearer: two dice lying corner to corner are up to 1.41 sides apart, a little more where
-# their top faces stand nearer the camera than the board.
-CROPPED_IN = 1.6
 # A place where a die may lie that no read made out is read again at crops this many die sides around it.
 SECOND_LOOK = 0.3
-
-
-def pairs_decided(
-    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[dice_proposals.Pair], die_side: float
-) -> tuple[np.ndarray, list[dice_proposals.Pair]]:
-    """The reads of patches of two halves (two dice lying together, or one big die or two small ones),
-    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
-    half read again off its centre, ``dice_reads.recentred``, may have moved onto the other half's die), and a
-    peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
-    (a half no peak explained is a crop half off that die).
-
-        >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
-        >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
-        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
-        >>> probs[:, 0].tolist(), two
-        ([0.0, 1.0, 0.0], [Pair(a=0, b=2, added=(0, 2), plain=False)])
-        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 1, (1,))], 10.0)  # both read one die
-        >>> probs[:, 0].tolist(), two
-        ([0.0, 1.0, 0.0], [])
-        >>> dice[2, 0] = 0.5  # one half is no die
-        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
-        >>> probs[:, 0].tolist(), two
-        ([1.0, 0.0, 1.0], [])
-    """
-    probs, two = probs.copy(), []
-    for p in pairs:
-        pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
-        apart = math.dist(*pair) >= PAIR_APART * die_side
-        if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= dice_reads.DIE_PROBABILITY:
-            two.append(p)
-            for j, c in enumerate(cands):
-                if j not in (p.a, p.b) and dice_proposals.between(c, pair):
-                    probs[j, 0] = 1.0
-        else:
-            probs[list(p.added), 0] = 1.0
-    return probs, two
-
-
-def side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
-    """``readings`` less the finds with no face read that lie within ``CROPPED_IN`` die sides of a die
-    that leans, where there are more than a throw's two. A die leaning on the bar's wall or a checker
-    shows side faces around its top one, and each may read as a die no face of which can be made out:
-    the throw shows three dice or four, and the referee waits on a throw that must be thrown again.
-    Two dice cannot hold a third, and whatever lies against a leaning die, the throw is thrown again."""
-    if len(readings) <= 2:
-        return readings
-    leaning = [d.center for d in readings if d.cocked]
-
-    def side_face(d: DieReading) -> bool:
-        faceless = d.value is None and not d.cocked
-        return faceless and any(math.dist(d.center, c) < CROPPED_IN * side for c in leaning)
-
-    return [d for d in readings if not side_face(d)]
-
-
-def one_leaning_die_of_a_pair(
-    read: dict[int, DieReading], probs: np.ndarray, pairs: list[dice_proposals.Pair]
-) -> list[int]:
-    """The candidates ``read`` as dice, less one half of a pair whose other half leans by both networks'
-    word, where they make more than a throw's two dice. A die leaning on the bar's wall or a checker shows
-    its top and a side face, one patch of change that two small dice lying together could make; read
-    as two dice beside the throw's other die, the throw shows three. Two dice cannot hold a third, so
-    the patch is one die, and it leans (a die leaning on the other is a throw again all the same)."""
-    if len(read) <= 2:
-        return list(read)
-    dropped = set()
-    for p in pairs:
-        if p.plain or p.a not in read or p.b not in read:
-            continue
-        leaning = [i for i in (p.a, p.b) if read[i].cocked and dice_reads.cocked_odds(probs[i]) > 0.0]
-        if len(leaning) == 1:
-            dropped.add(p.b if leaning == [p.a] else p.a)
-    return [i for i in read if i not in dropped]
-
-
-def crowded(found: list[dice_model.Candidate], die_side: float) -> set[int]:
-    """Which of the ``found`` dice have another within ``CROPPED_IN`` die sides, its edge in their crops.
-
-    >>> sorted(crowded([dice_model.Candidate(x, 0.0, 30.0, 1.0) for x in (0.0, 30.0, 100.0)], 22.0))
-    [0, 1]
-    """
-    return {
-        k
-        for k, c in enumerate(found)
-        if any(
-            j != k and math.dist((c.x, c.y), (o.x, o.y)) < CROPPED_IN * die_side for j, o in enumerate(found)
-        )
-    }
 
 
 def lies_flat_on_the_board(die: DieReading) -> bool:
@@ -148,11 +60,11 @@ def closer_look(
     """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALE``
     times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is two of its cells
     across, and two dice lying together often make one peak. Where the finer look peaks twice on the
-    found die, at least ``PAIR_APART`` die sides apart, it may be two dice seen as one (its crop between
-    them reads a face where both show it): the two peaks are read as the halves of a pair, and two dice
-    stand where both read as dice. Otherwise a peak clear of the found die is read as any place the
-    first reads missed (``_second_look``); the first that reads as a die is the other die. None reads:
-    the throw still shows one die."""
+    found die, at least ``dice_pairs.PAIR_APART`` die sides apart, it may be two dice seen as one (its
+    crop between them reads a face where both show it): the two peaks are read as the halves of a pair,
+    and two dice stand where both read as dice. Otherwise a peak clear of the found die is read as any
+    place the first reads missed (``_second_look``); the first that reads as a die is the other die. None
+    reads: the throw still shows one die."""
     side = dice_field.die_side(quad)
     x, y = alone.center
     r = CLOSER_WINDOW * side
@@ -189,13 +101,13 @@ def _split(
     on_checker_valid: bool,
 ) -> list[DieReading]:
     """The two dice that the finer look's peaks ``own`` on a found die make of it, read as a pair's
-    halves (eight looks each); none where fewer than two peaks lie ``PAIR_APART`` die sides apart or
-    either does not read as a die."""
+    halves (eight looks each); none where fewer than two peaks lie ``dice_pairs.PAIR_APART`` die sides
+    apart or either does not read as a die."""
     pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1 :]]
     if not pairs:
         return []
     a, b = max(pairs, key=lambda p: math.dist((p[0].x, p[0].y), (p[1].x, p[1].y)))
-    if math.dist((a.x, a.y), (b.x, b.y)) < PAIR_APART * side:
+    if math.dist((a.x, a.y), (b.x, b.y)) < dice_pairs.PAIR_APART * side:
         return []
     probs = dice_model.read(image, [a, b], turns=4, mirror=True, on_board=True)
     if (probs[:, 0] > 1.0 - dice_reads.DIE_PROBABILITY).any():
@@ -310,7 +222,7 @@ def _weak_arrivals(
 def _clear_of(c: dice_model.Candidate, found: list[dice_model.Candidate], side: float) -> bool:
     """Whether ``c`` lies at least a die lying against another away from every die ``found``: two dice
     lying together are a side apart at least, and a crop nearer a found die reads that die again."""
-    return all(math.dist((c.x, c.y), (f.x, f.y)) >= min(AGAINST) * side for f in found)
+    return all(math.dist((c.x, c.y), (f.x, f.y)) >= min(dice_pairs.AGAINST) * side for f in found)
 
 
 def _second_look(
@@ -355,7 +267,9 @@ def _second_look(
     _, (look,) = dice_footing.on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], board)
     if not flat[best] and not look.cocked:
         return None  # the value reader alone sees a lean: no die made out
-    near = any(math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(AGAINST) * side for c in found)
+    near = any(
+        math.dist((c.x, c.y), (looks[best].x, looks[best].y)) < max(dice_pairs.AGAINST) * side for c in found
+    )
     few = side < dice_verdict.CLEAR_DIE_PX
     return dice_verdict.reading(
         image, looks[best], probs[best], look, None, on_checker_valid, near, few_pixels=few
@@ -414,6 +328,6 @@ def _beside(found: list[tuple[float, float]], side: float) -> list[tuple[float, 
     return [
         (x + d * side * math.cos(a), y + d * side * math.sin(a))
         for x, y in found
-        for d in AGAINST
+        for d in dice_pairs.AGAINST
         for a in np.linspace(0.0, 2 * math.pi, 16, endpoint=False)
     ]

@@ -49,7 +49,7 @@ def reading(
     other: its face counts only when surely read (``PAIR_READABLE``); an unsure one is asked about
     where it is read at ``READABLE`` or more, or the flags network sees it lean (the table is asked
     whether every die lies flat), and waited on otherwise. ``crowded``:
-    another die lies within ``dice_second_look.CROPPED_IN`` die sides (as the two of a pair do).
+    another die lies within ``dice_pairs.CROPPED_IN`` die sides (as the two of a pair do).
     ``few_pixels``: the field gives a die fewer than ``CLEAR_DIE_PX`` pixels, and a face read below
     ``READABLE`` is not named."""
     if (half_of_a_pair or crowded) and look.cocked and dice_reads.cocked_odds(p) <= 0.0:

@@ -1,0 +1,109 @@
+"""Two dice lying together: the patches of two halves read as two dice or one, the finds a leaning die's
+side faces make dropped, and which dice lie close enough for another's edge to be in their crops."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision import dice_model, dice_proposals, dice_reads
+from vision.reading import DieReading
+
+# The two dice of a pair are read at least this many die sides apart: the smallest dice (0.8 of a
+# standard side) lying side by side are centred 0.8 apart.
+PAIR_APART = 0.6
+# A die lying against another is centred this many die sides from it (side by side, corner to corner).
+AGAINST = (1.05, 1.4)
+# A die's reader crop (READ_SIDE_FIELD sides) holds an edge of another die centred this many die sides
+# from it or nearer: two dice lying corner to corner are up to 1.41 sides apart, a little more where
+# their top faces stand nearer the camera than the board.
+CROPPED_IN = 1.6
+
+
+def pairs_decided(
+    cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[dice_proposals.Pair], die_side: float
+) -> tuple[np.ndarray, list[dice_proposals.Pair]]:
+    """The reads of patches of two halves (two dice lying together, or one big die or two small ones),
+    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
+    half read again off its centre, ``dice_reads.recentred``, may have moved onto the other half's die), and a
+    peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
+    (a half no peak explained is a crop half off that die).
+
+        >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
+        >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [Pair(a=0, b=2, added=(0, 2), plain=False)])
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 1, (1,))], 10.0)  # both read one die
+        >>> probs[:, 0].tolist(), two
+        ([0.0, 1.0, 0.0], [])
+        >>> dice[2, 0] = 0.5  # one half is no die
+        >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
+        >>> probs[:, 0].tolist(), two
+        ([1.0, 0.0, 1.0], [])
+    """
+    probs, two = probs.copy(), []
+    for p in pairs:
+        pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
+        apart = math.dist(*pair) >= PAIR_APART * die_side
+        if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= dice_reads.DIE_PROBABILITY:
+            two.append(p)
+            for j, c in enumerate(cands):
+                if j not in (p.a, p.b) and dice_proposals.between(c, pair):
+                    probs[j, 0] = 1.0
+        else:
+            probs[list(p.added), 0] = 1.0
+    return probs, two
+
+
+def side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
+    """``readings`` less the finds with no face read that lie within ``CROPPED_IN`` die sides of a die
+    that leans, where there are more than a throw's two. A die leaning on the bar's wall or a checker
+    shows side faces around its top one, and each may read as a die no face of which can be made out:
+    the throw shows three dice or four, and the referee waits on a throw that must be thrown again.
+    Two dice cannot hold a third, and whatever lies against a leaning die, the throw is thrown again."""
+    if len(readings) <= 2:
+        return readings
+    leaning = [d.center for d in readings if d.cocked]
+
+    def side_face(d: DieReading) -> bool:
+        faceless = d.value is None and not d.cocked
+        return faceless and any(math.dist(d.center, c) < CROPPED_IN * side for c in leaning)
+
+    return [d for d in readings if not side_face(d)]
+
+
+def one_leaning_die_of_a_pair(
+    read: dict[int, DieReading], probs: np.ndarray, pairs: list[dice_proposals.Pair]
+) -> list[int]:
+    """The candidates ``read`` as dice, less one half of a pair whose other half leans by both networks'
+    word, where they make more than a throw's two dice. A die leaning on the bar's wall or a checker shows
+    its top and a side face, one patch of change that two small dice lying together could make; read
+    as two dice beside the throw's other die, the throw shows three. Two dice cannot hold a third, so
+    the patch is one die, and it leans (a die leaning on the other is a throw again all the same)."""
+    if len(read) <= 2:
+        return list(read)
+    dropped = set()
+    for p in pairs:
+        if p.plain or p.a not in read or p.b not in read:
+            continue
+        leaning = [i for i in (p.a, p.b) if read[i].cocked and dice_reads.cocked_odds(probs[i]) > 0.0]
+        if len(leaning) == 1:
+            dropped.add(p.b if leaning == [p.a] else p.a)
+    return [i for i in read if i not in dropped]
+
+
+def crowded(found: list[dice_model.Candidate], die_side: float) -> set[int]:
+    """Which of the ``found`` dice have another within ``CROPPED_IN`` die sides, its edge in their crops.
+
+    >>> sorted(crowded([dice_model.Candidate(x, 0.0, 30.0, 1.0) for x in (0.0, 30.0, 100.0)], 22.0))
+    [0, 1]
+    """
+    return {
+        k
+        for k, c in enumerate(found)
+        if any(
+            j != k and math.dist((c.x, c.y), (o.x, o.y)) < CROPPED_IN * die_side for j, o in enumerate(found)
+        )
+    }
