@@ -156,6 +156,22 @@ boards (seed 75's 400) 98.5 % right face first at two looks, the held-out photog
 seeds 1, 3, 7, 11) rolls read right 95.1 / 92.8 / 92.8 / 93.4 % -> 96.7 / 94.4 / 94.9 / 94.4 %, no wrong
 roll; ``bench.dice`` rendered seeds 3, 7, 11 flat faces 768 of 819 -> 771 of 820, cocked flagged 226 of
 235 -> 228 of 236.
+
+The second board reader (``dice_value_board_2.onnx``, stop 43; ``vision.dice_model.agreed`` says how it
+is used) went on from the shipped board reader on other throws, in the train extra's venv
+(``DEVELOPERS.md``), ``/tmp/tr/r0`` holding ``dice_value_board.onnx`` as ``dice_value.onnx``; one torch
+thread, 3 1/2 minutes of rendering, then about 15 minutes of composites and training::
+
+    /tmp/trainenv/bin/python tools/train_dice.py --holdout 10 --cache /tmp/tr/r.npz \
+        --cocked-cache /tmp/tr/c.npz --resume /tmp/tr/r0 --read-steps 6000 --lr 3e-4 --composites 1600 \
+        --hard 0.3 --seed 61 --out /tmp/tr/v4
+    cp /tmp/tr/v4/dice_value.onnx vision/models/dice_value_board_2.onnx
+
+Held-out photographs 149 of 151 right face first; held-out dice on the boards (seed 65's 400) 98.75 %
+right face first, flat from step 1,000 on. Alone, in place of the board reader, it reads more dice and
+misreads more (``bench.semireal``, five seeds in a game, right / asked / wrong / stalled of 3,000: 2827
+/ 28 / 32 / 113 -> 2834 / 28 / 35 / 103); as a second opinion that only firms up a face both name,
+2841 / 27 / 33 / 99 (the README's semi-real section).
 """
 
 from __future__ import annotations

@@ -50,6 +50,13 @@ class Candidate:
 # reads best what it learned: the board reader misreads more of the photographs, the photograph
 # reader more of the dice thrown onto a board.
 PHOTO_READER, BOARD_READER = "dice_value.onnx", "dice_value_board.onnx"
+# A second board reader went on from the board reader on other throws. Where a die on the board is read
+# carefully (``CAREFUL_TURNS`` turns or more: a die the first looks left in doubt, a second look), a face
+# both find likeliest is read with both, averaged: two readers agreeing on a face are surer of it than
+# one. Where they name different faces the board reader's read stands, so the second can firm up a face
+# but never change one.
+SECOND_BOARD_READER = "dice_value_board_2.onnx"
+CAREFUL_TURNS = 4
 
 
 @lru_cache(maxsize=4)
@@ -105,7 +112,8 @@ def read(
     ``scales`` times the detected side, and with ``mirror`` also mirrored; the probabilities are
     averaged: the detector's size is rough, and a face read the same way whichever way up (a die's
     faces look the same in a mirror) is a surer read. ``on_board``: the dice lie on a calibrated
-    board (the board reader reads them), else in a photograph.
+    board (the board reader reads them, and the second board reader too from ``CAREFUL_TURNS`` turns:
+    ``agreed``), else in a photograph.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
@@ -120,11 +128,39 @@ def read(
         crops = [v for c in crops for v in (c, c[:, ::-1])]
         looks *= 2
     # looked up at call time, so that a benchmark can point MODELS at another folder
-    logits = nets(MODELS, BOARD_READER if on_board else PHOTO_READER).run(_blob(np.stack(crops)))
-    logits = logits - logits.max(axis=1, keepdims=True)
-    p = np.exp(logits)
-    p /= p.sum(axis=1, keepdims=True)
-    p = p.reshape(len(candidates), looks, -1).mean(axis=1)
+    blob = _blob(np.stack(crops))
+    p = _averaged(nets(MODELS, BOARD_READER if on_board else PHOTO_READER), blob, looks)
+    if on_board and turns >= CAREFUL_TURNS and _has(MODELS, SECOND_BOARD_READER):
+        p = agreed(p, _averaged(nets(MODELS, SECOND_BOARD_READER), blob, looks))
     if p.shape[1] == 7:  # a reader trained without the cocked class
         p = np.concatenate([p, np.zeros((len(p), 1), p.dtype)], axis=1)
     return p
+
+
+def _averaged(net: OnnxNet, blob: np.ndarray, looks: int) -> np.ndarray:
+    """The class probabilities ``net`` gives each candidate, averaged over its ``looks`` crops of ``blob``."""
+    logits = net.run(blob)
+    logits = logits - logits.max(axis=1, keepdims=True)
+    p = np.exp(logits)
+    p /= p.sum(axis=1, keepdims=True)
+    return p.reshape(-1, looks, p.shape[1]).mean(axis=1)
+
+
+@lru_cache(maxsize=8)
+def _has(folder: Path, name: str) -> bool:
+    return (folder / name).exists()
+
+
+def agreed(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """The reads ``first`` (N, classes), averaged with ``second``'s where both find the same flat face
+    likeliest; elsewhere ``first``'s.
+
+    >>> first = np.array([[0.1, 0.5, 0.4, 0, 0, 0, 0, 0]] * 2)
+    >>> second = np.array([[0.1, 0.9, 0.0, 0, 0, 0, 0, 0], [0.1, 0.2, 0.7, 0, 0, 0, 0, 0]])
+    >>> agreed(first, second)[:, 1].round(2).tolist()
+    [0.7, 0.5]
+    """
+    same = np.argmax(first[:, 1:7], axis=1) == np.argmax(second[:, 1:7], axis=1)
+    out = first.copy()
+    out[same] = (first[same] + second[same]) / 2
+    return out
