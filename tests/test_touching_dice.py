@@ -81,3 +81,14 @@ def test_a_first_throw_pair_seen_as_one_die_is_not_thrown_again(shared_data: Pat
     t, throw, call = bench_throw(shared_data, 2, 9, in_game=False)
     assert (t.name, throw.kind, throw.values) == ("test10.jpg", "touching", (3, 4))
     assert call.kind is not CallKind.REROLL, call
+
+
+def test_a_die_with_the_other_dies_pips_in_its_crop_is_not_read_from_one_look(shared_data: Path) -> None:
+    """`python -m bench.semireal --seed 1`, throw 315: a 1 lying corner to corner against a 5 on
+    `test4.jpg`. One upright look at the 1's crop, which holds a corner of the 5, read a 2 at 0.96, and
+    a die read that surely kept its first look: the roll was called 2-5, and a play of the 1 would have
+    been called illegal. A die lying that close to another is read eight ways now; they find 1 and 2
+    about equally likely, and the referee does not name a roll with other numbers."""
+    t, throw, call = bench_throw(shared_data, 1, 315, in_game=True)
+    assert (t.name, throw.kind, throw.values) == ("test4.jpg", "touching", (1, 5))
+    assert call.kind is not CallKind.ROLL or sorted(call.dice) == [1, 5], call

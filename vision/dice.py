@@ -133,9 +133,10 @@ def find_dice(
     whose footprint lies beyond ``dice_footing.SUPPORT_REACH`` die sides of every checker slot, the rim,
     the bar's wall and the other die is reported unreadable with its likeliest face instead (the table
     is asked). Without a field a die is cocked when the value reader finds that likelier than any
-    flat face. A cocked die and a die too unclear to read have ``value`` None; so has a die the flags
-    network sees cocked while the value reader plainly reads a face (flagged ``unreadable``, with that
-    face as ``likeliest``: the referee asks the table), and one lying within
+    flat face. A die lying within ``dice_pairs.CROPPED_IN`` die sides of another is read eight ways at
+    least (``dice_reads.closely``). A cocked die and a die too unclear to read have ``value`` None; so
+    has a die the flags network sees cocked while the value reader plainly reads a face (flagged
+    ``unreadable``, with that face as ``likeliest``: the referee asks the table), and one lying within
     ``dice_pairs.CROPPED_IN`` die sides of another die unless the value reader, too, finds "cocked"
     likelier than every face (the other die's edge in the crops looks like a lean). Where more than two
     dice are read, a find with no face lying within ``dice_pairs.CROPPED_IN`` die sides of a die
@@ -178,6 +179,10 @@ def find_dice(
         if dice_reads.edge_strength(image, cands[i].x, cands[i].y, cands[i].side) >= dice_reads.MIN_EDGE
     ]
     if quad is not None:
+        # a die with another's edge in its crop is read eight ways, whatever its first look said: one look
+        # at a crop holding the other die's pips can take them for its own, and surely
+        near = dice_pairs.crowded([cands[i] for i in kept], dice_field.die_side(quad))
+        probs = dice_reads.closely(image, cands, probs, [kept[k] for k in sorted(near)])
         kept, looks = dice_footing.on_the_field(image, quad, cands, probs, kept, board, pairs)
     else:
         looks = dice_footing.in_a_photograph(probs[kept])

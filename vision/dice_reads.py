@@ -96,11 +96,24 @@ def read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     def in_doubt(i: int) -> bool:  # its likeliest face has less than LOOK_AGAIN of its die probability
         return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
 
-    unsure = [i for i in again if in_doubt(i)]
-    if unsure:
-        doubted = [cands[i] for i in unsure]
-        probs[unsure] = dice_model.read(image, doubted, turns=4, mirror=True, on_board=True)
-    doubt = [i for i in unsure if in_doubt(i)]
+    return closely(image, cands, probs, [i for i in again if in_doubt(i)])
+
+
+def closely(
+    image: np.ndarray, cands: list[dice_model.Candidate], probs: np.ndarray, which: list[int]
+) -> np.ndarray:
+    """``probs`` with the candidates ``which`` read eight ways (four turns, each mirrored), and where those
+    leave the likeliest face below ``LOOK_AGAIN`` of the die probability, eight more at each other size
+    of ``DOUBT_SCALES`` weighing the faces."""
+    probs = probs.copy()
+    if not which:
+        return probs
+
+    def in_doubt(i: int) -> bool:
+        return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
+
+    probs[which] = dice_model.read(image, [cands[i] for i in which], turns=4, mirror=True, on_board=True)
+    doubt = [i for i in which if in_doubt(i)]
     others = tuple(f for f in DOUBT_SCALES if f != 1.0)
     if doubt and others:
         more = dice_model.read(
