@@ -165,10 +165,13 @@ def find_dice(
     empty_of = np.vstack(known) if calibration and known else None
     proposed = dice_proposals.proposals(image, quad, still, now, same_board, peaks, empty_of)
     cands = proposed.cands
+    close: set[int] = set()
     if quad is not None:
-        cands, probs = dice_reads.recentred(
-            image, cands, dice_reads.read(image, cands), dice_field.die_side(quad)
-        )
+        probs, close = dice_reads.looked_at(image, cands)
+        first = cands
+        cands, probs = dice_reads.recentred(image, cands, probs, dice_field.die_side(quad))
+        # a peak read again off its centre has only the looks recentred gave it
+        close = {i for i in close if cands[i] is first[i]}
         probs, pairs = dice_pairs.pairs_decided(cands, probs, proposed.pairs, dice_field.die_side(quad))
     else:
         probs, pairs = dice_reads.read_carefully(image, cands), []
@@ -182,7 +185,9 @@ def find_dice(
         # a die with another's edge in its crop is read eight ways, whatever its first look said: one look
         # at a crop holding the other die's pips can take them for its own, and surely
         near = dice_pairs.crowded([cands[i] for i in kept], dice_field.die_side(quad))
-        probs = dice_reads.closely(image, cands, probs, [kept[k] for k in sorted(near)])
+        probs = dice_reads.closely(
+            image, cands, probs, [kept[k] for k in sorted(near) if kept[k] not in close]
+        )
         kept, looks = dice_footing.on_the_field(image, quad, cands, probs, kept, board, pairs)
     else:
         looks = dice_footing.in_a_photograph(probs[kept])

@@ -88,6 +88,12 @@ def read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     looks decide whether it is a die. Where they, too, give its likeliest face less than ``LOOK_AGAIN``,
     the looks at every size weigh its faces.
     """
+    return looked_at(image, cands)[0]
+
+
+def looked_at(image: np.ndarray, cands: list[dice_model.Candidate]) -> tuple[np.ndarray, set[int]]:
+    """The reader's probabilities as ``read`` gives them, and the candidates it read ``closely`` (a
+    candidate read so needs no second reading: the same looks give the same read)."""
     probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
     if again:
@@ -96,7 +102,8 @@ def read(image: np.ndarray, cands: list[dice_model.Candidate]) -> np.ndarray:
     def in_doubt(i: int) -> bool:  # its likeliest face has less than LOOK_AGAIN of its die probability
         return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
 
-    return closely(image, cands, probs, [i for i in again if in_doubt(i)])
+    close = [i for i in again if in_doubt(i)]
+    return closely(image, cands, probs, close), set(close)
 
 
 def closely(
