@@ -51,10 +51,10 @@ class Candidate:
 # reader more of the dice thrown onto a board.
 PHOTO_READER, BOARD_READER = "dice_value.onnx", "dice_value_board.onnx"
 # A second board reader went on from the board reader on other throws. Where a die on the board is read
-# carefully (``CAREFUL_TURNS`` turns or more: a die the first looks left in doubt, a second look), a face
-# both find likeliest is read with both, averaged: two readers agreeing on a face are surer of it than
-# one. Where they name different faces the board reader's read stands, so the second can firm up a face
-# but never change one.
+# carefully (``CAREFUL_TURNS`` turns or more: a die the first looks left in doubt or that lies against
+# another, a second look), a face both find likeliest is read with both, averaged: two readers agreeing
+# on a face are surer of it than one. Where they name different faces the board reader's read stands,
+# so the second can firm up a face but never change one.
 SECOND_BOARD_READER = "dice_value_board_2.onnx"
 CAREFUL_TURNS = 4
 

@@ -46,6 +46,11 @@ def _gray(image: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(image[y0:y1, x0:x1]), cv2.COLOR_BGR2GRAY)
 
 
+def _in_doubt(p: np.ndarray) -> bool:
+    """Whether a read's likeliest face has less than ``LOOK_AGAIN`` of its die probability."""
+    return bool(p[1:7].max() < LOOK_AGAIN * (1.0 - p[0]))
+
+
 def edge_strength(image: np.ndarray, x: float, y: float, side: float) -> float:
     """The 90th percentile gradient between 0.3 and 0.75 sides from the centre (the die's outline).
 
@@ -99,10 +104,7 @@ def looked_at(image: np.ndarray, cands: list[dice_model.Candidate]) -> tuple[np.
     if again:
         probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
 
-    def in_doubt(i: int) -> bool:  # its likeliest face has less than LOOK_AGAIN of its die probability
-        return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
-
-    close = [i for i in again if in_doubt(i)]
+    close = [i for i in again if _in_doubt(probs[i])]
     return closely(image, cands, probs, close), set(close)
 
 
@@ -115,12 +117,8 @@ def closely(
     probs = probs.copy()
     if not which:
         return probs
-
-    def in_doubt(i: int) -> bool:
-        return bool(probs[i, 1:7].max() < LOOK_AGAIN * (1.0 - probs[i, 0]))
-
     probs[which] = dice_model.read(image, [cands[i] for i in which], turns=4, mirror=True, on_board=True)
-    doubt = [i for i in which if in_doubt(i)]
+    doubt = [i for i in which if _in_doubt(probs[i])]
     others = tuple(f for f in DOUBT_SCALES if f != 1.0)
     if doubt and others:
         more = dice_model.read(
