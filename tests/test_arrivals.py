@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import math
 from dataclasses import replace
@@ -13,6 +14,7 @@ import pytest
 from real_throw_fixtures import bench_throw
 
 from bgboard.layout import Board, Orientation
+from calibration.labelled import labelled_cameras
 from calibration.learn import calibrate
 from referee.throws import CallKind
 from synthetic.render import render
@@ -213,12 +215,46 @@ def test_the_profile_keeps_the_calibration_still(reader: BoardReader, tmp_path) 
     profile.save(path)
     back = Profile.load(path)
     assert back.still is not None and back.still.window == profile.still.window
-    assert back.still.image.shape == profile.still.image.shape
+    assert np.array_equal(back.still.image, profile.still.image)  # kept losslessly
     data = json.loads(path.read_text())
-    data["still"]["jpeg"] = "not base64!"
+    data["still"]["png"] = "not base64!"
     path.write_text(json.dumps(data))
     with pytest.raises(ProfileError, match="damaged.*referee calibrate"):
         Profile.load(path)
+
+
+def test_a_profile_written_with_a_jpeg_still_still_loads(reader: BoardReader, tmp_path) -> None:
+    """Profiles written before the still was kept as PNG hold it as JPEG; they load as they are."""
+    still = reader.profile.still
+    assert still is not None
+    data = reader.profile.to_json()
+    ok, jpg = cv2.imencode(".jpg", still.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    old = {"window": list(still.window), "scale": still.scale, "jpeg": base64.b64encode(jpg).decode()}
+    data["still"] = old
+    path = tmp_path / "old.profile"
+    path.write_text(json.dumps(data))
+    back = Profile.load(path).still
+    assert back is not None and back.image.shape == still.image.shape
+
+
+def test_a_real_calibration_frame_read_back_through_its_profile_changed_only_where_its_dice_lay(
+    shared_data: Path, tmp_path
+) -> None:
+    """`frame0.jpg` is the tournament camera's calibration frame, its throw on it. Its still paints the two
+    dice out, so the frame differs from the still there alone, as a first throw's would where its dice
+    landed. Kept as JPEG in the profile, the still read back showed 13 patches of change, each read as
+    a die that may have arrived: about 13 ms more of the dice on every first throw on that board."""
+    cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "frame0.jpg")
+    path = tmp_path / "frame0.profile"
+    cam.profile.save(path)
+    still = Profile.load(path).still
+    assert still is not None
+    patches = still.blobs(still.changed(cam.image))
+    assert len(patches) == 2
+    found = sorted(blob.centres[0] for blob in patches)
+    for centre, die in zip(found, sorted(cam.dice), strict=True):
+        assert math.dist(centre, die) < 10
 
 
 def test_a_patch_against_a_found_die_that_cannot_be_read_is_an_unreadable_die(reader: BoardReader) -> None:

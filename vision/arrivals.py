@@ -213,21 +213,27 @@ class Still:
         return sorted(found, key=lambda b: (not b.plainly_two, abs(b.area / len(b.centres) - TYPICAL)))
 
     def to_json(self) -> dict:
-        ok, jpg = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        """The still as a profile keeps it: losslessly (PNG). At ``DIE_PX`` pixels a die, a JPEG's
+        ringing round a checker's rim moves pixels past ``CHANGED_DE``: a real calibration frame compared
+        with its still read back showed, besides its own two dice, eleven patches of change of a quarter
+        of a die's area or more, each read as a die that may have arrived, on every first throw."""
+        ok, png = cv2.imencode(".png", self.image)
         if not ok:
             raise StillError("cannot encode the still frame")
         return {
             "window": list(self.window),
             "scale": self.scale,
-            "jpeg": base64.b64encode(jpg.tobytes()).decode("ascii"),
+            "png": base64.b64encode(png.tobytes()).decode("ascii"),
         }
 
     @classmethod
     def from_json(cls, data: dict) -> Still:
+        """A still ``to_json`` wrote (or, from a profile written before it kept PNG, a JPEG one)."""
         try:
             window = tuple(int(v) for v in data["window"])
             scale = float(data["scale"])
-            raw = np.frombuffer(base64.b64decode(data["jpeg"], validate=True), np.uint8)
+            encoded = data["png"] if "png" in data else data["jpeg"]
+            raw = np.frombuffer(base64.b64decode(encoded, validate=True), np.uint8)
         except (KeyError, TypeError, ValueError) as e:
             raise StillError(f"the still frame is damaged ({e})") from None
         image = cv2.imdecode(raw, cv2.IMREAD_COLOR) if raw.size else None
