@@ -244,7 +244,7 @@ def test_a_real_calibration_frame_read_back_through_its_profile_changed_only_whe
     """`frame0.jpg` is the tournament camera's calibration frame, its throw on it. Its still paints the two
     dice out, so the frame differs from the still there alone, as a first throw's would where its dice
     landed. Kept as JPEG in the profile, the still read back showed 13 patches of change, each read as
-    a die that may have arrived: about 13 ms more of the dice on every first throw on that board."""
+    a die that may have arrived: about 14 ms more of the dice on every first throw on that board."""
     cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "frame0.jpg")
     path = tmp_path / "frame0.profile"
     cam.profile.save(path)
