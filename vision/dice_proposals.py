@@ -27,7 +27,7 @@ MAX_CANDIDATES_FIELD = 8
 # saw nothing die-like there (down to STILL_HEAT) in the turn's still frame.
 NEW_PEAK_HEAT = 0.45
 STILL_HEAT = 0.15
-# A still is the window shrunk to ``arrivals.DIE_PX`` px per die and kept as a JPEG: the detector sees the
+# A still is the window shrunk to ``arrivals.DIE_PX`` px per die, fewer than the detector's own: it sees the
 # calibration frame's things fainter in its still than in the frame itself, so looks there down to this.
 CALIBRATION_HEAT = 0.1
 MAX_CANDIDATES = 40
