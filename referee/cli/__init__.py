@@ -23,6 +23,7 @@ COMMANDS = [
     "legal",
     "capture",
     "calibrate",
+    "check_dice",
     "read",
     "dice",
     "taught",
