@@ -49,9 +49,11 @@ def matmul(a: np.ndarray, b: np.ndarray, rows: int = 16) -> np.ndarray:
 
 @dataclass
 class Prepared:
-    """One rectified frame ready for sampling: channels and the rim response map."""
+    """One rectified frame ready for sampling: its colour, its gradients and the rim response map."""
 
-    channels: np.ndarray  # H x W x 5 float32: L, a, b, gx, gy
+    lab: np.ndarray  # H x W x 3 uint8: L, a, b
+    gx: np.ndarray  # H x W float32: the lightness gradient across
+    gy: np.ndarray  # H x W float32: and down
     rim: np.ndarray  # H x W float32: response to a checker rim centred at each pixel
 
 
@@ -98,8 +100,7 @@ class SlotSampler:
         mag = cv2.magnitude(gx, gy)
         half = cv2.resize(mag, (mag.shape[1] // 2, mag.shape[0] // 2), interpolation=cv2.INTER_AREA)
         rim = cv2.filter2D(half, cv2.CV_32F, self.kernel)
-        channels = cv2.merge([light, *(c.astype(np.float32) for c in cv2.split(lab)[1:]), gx, gy])
-        return Prepared(channels, rim)
+        return Prepared(lab, gx, gy, rim)
 
     def search(self, prepared: Prepared, centers: np.ndarray, window: tuple[int, int]) -> np.ndarray:
         """For each field-coordinate centre, the pixel of strongest rim within +-``window`` (wx, wy)."""
@@ -117,16 +118,17 @@ class SlotSampler:
 
     def features(self, prepared: Prepared, pixel_centers: np.ndarray) -> np.ndarray:
         """Ring features (N x FEATURES) of patches centred on integer field coordinates."""
-        h, w = prepared.channels.shape[:2]
+        h, w = prepared.gx.shape
         c = np.asarray(pixel_centers, dtype=np.intp) + self.margin
         ys = np.clip(c[:, 1:2] + self.offsets_y[None], 0, h - 1)
         xs = np.clip(c[:, 0:1] + self.offsets_x[None], 0, w - 1)
-        p = prepared.channels[ys, xs]  # N x P x 5
-        gx, gy = p[..., 3], p[..., 4]
+        at = ys * w + xs  # N x P, into the frame's pixels one after another
+        lab = prepared.lab.reshape(-1, 3)[at].astype(np.float32)  # N x P x 3
+        gx, gy = prepared.gx.ravel()[at], prepared.gy.ravel()[at]
         grad = np.sqrt(gx * gx + gy * gy)
         radial = np.abs(gx * self.ux + gy * self.uy)
-        light = p[..., 0]
-        stack = np.stack([light, p[..., 1], p[..., 2], grad, radial, light * light], axis=1)  # N x 6 x P
+        light = lab[..., 0]
+        stack = np.stack([light, lab[..., 1], lab[..., 2], grad, radial, light * light], axis=1)  # N x 6 x P
         m = matmul(stack.reshape(-1, stack.shape[2]), self.rings).reshape(
             len(c), 6, -1
         )  # N x 6 x (rings+face)
