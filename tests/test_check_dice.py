@@ -14,6 +14,8 @@ from calibration.learn import calibrate
 from referee.cli import main
 from synthetic.render import render
 from synthetic.scene import DieSpec, scene_from_layout
+from vision.board_reader import BoardReader
+from vision.profile import Profile
 
 ORIENTATION = Orientation.TOP_LEFT
 
@@ -69,6 +71,19 @@ def test_a_face_the_table_names_otherwise_is_wrong_and_a_leaning_die_is_not_flat
     assert main(["check-dice", image, "--profile", profile, "--faces", "5,3"]) == 1
     out = capsys.readouterr().out
     assert "6 wrong (0.9" in out and "(the table says 5)" in out and "lay it flat" in out
+
+
+def test_with_the_checkers_named_a_die_over_one_rests_on_it(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """--start says where the checkers stand: a die over a filled slot is not flat whatever it shows."""
+    start = Board.start().layout(ORIENTATION)
+    reader = BoardReader(Profile.load(profile))
+    u, v = min(((u, v) for u, v, _, _ in reader.checkers(start)), key=lambda c: abs(c[0] - 0.75))
+    image = _dice(tmp_path, "on.png", DieSpec(5, u, v, 20.0), DieSpec(2, 0.75, 0.5, 60.0))
+    image_dice, _ = _json(capsys, image, "--profile", profile, "--start", "--faces", "5,2", status=1)
+    by_face = {d["value"]: (d["grade"], d["flags"]) for d in image_dice["dice"]}
+    assert by_face[5] == ("not flat", ["on_checker"]) and by_face[2][1] == [], image_dice
 
 
 def test_taught_dice_are_written_with_the_faces_named(

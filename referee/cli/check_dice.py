@@ -17,6 +17,8 @@ die is read as the referee reads a throw, and graded:
 
 The frame the profile was calibrated on is what the dice are found against (what changed since it): the
 checkers must lie as they did then, or ``--before`` names a frame of the board as it is, without dice.
+``--start`` (the checkers stand at the start) or ``--known LAYOUT.json`` says where they stand, so that a
+die over a checker is told by where it lies, as in a game; without either the flags network tells it.
 ``--teach FOLDER`` (with ``--faces``) keeps every die with its face, cut out as the referee keeps the dice
 a table confirms, as labelled photographs for ``tools/train_dice.py --taught FOLDER``. Exit status 0 when
 every die read surely and rightly, 1 when one did not, 2 on an error.
@@ -33,12 +35,15 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bgboard.layout import Board
 from referee.cli import CommandError
 from referee.throws import SURE_ROLL, face
 
 if TYPE_CHECKING:
     import numpy as np
 
+    from bgboard.layout import ImageLayout
+    from vision.arrivals import Still
     from vision.board_reader import BoardReader
     from vision.reading import DieReading
 
@@ -106,6 +111,13 @@ def add_parser(sub: Any) -> None:
         metavar="F,F",
         help="the faces the dice of one IMAGE show, left to right (once for each IMAGE, in order)",
     )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--start", action="store_true", help="the checkers stand in the starting position")
+    where.add_argument(
+        "--known",
+        metavar="LAYOUT.json",
+        help='the checkers\' position: {"top": [...], "bottom": [...], "bar": {...}}',
+    )
     p.add_argument(
         "--before",
         metavar="IMAGE",
@@ -143,10 +155,16 @@ def said_faces(groups: list[str] | None, images: int) -> list[tuple[int, ...] | 
     return out
 
 
-def check(reader: BoardReader, frame: np.ndarray, before: Any, said: tuple[int, ...] | None) -> list[Checked]:
+def check(
+    reader: BoardReader,
+    frame: np.ndarray,
+    expected: ImageLayout | None,
+    before: Still | None,
+    said: tuple[int, ...] | None,
+) -> list[Checked]:
     """The dice of ``frame``, left to right, each graded against the face ``said`` for it, if said. Raises
     CommandError where ``said`` names another number of dice than the frame shows."""
-    dice = sorted(reader.read(frame, before=before).dice, key=lambda d: d.center[0])
+    dice = sorted(reader.read(frame, expected=expected, before=before).dice, key=lambda d: d.center[0])
     if said is not None and len(said) != len(dice):
         found = ", ".join(str(face(d) or "?") for d in dice) or "none"
         raise CommandError(
@@ -173,7 +191,7 @@ def verdict(grades: Counter[Grade], total: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.cli.calibrate import load_image
+    from referee.cli.calibrate import load_image, load_layout
     from referee.cli.taught import write_folder
     from referee.loop import die_crops
     from vision.board_reader import BoardReader
@@ -191,12 +209,17 @@ def run(args: argparse.Namespace) -> int:
     except ProfileError as e:
         raise CommandError(str(e)) from None
     reader = BoardReader(profile)
+    # where the checkers stand says which dice rest on one (geometry first), as a confirmed position does
+    expected = load_layout(args.known) if args.known else None
+    if args.start:
+        expected = Board.start().layout(profile.orientation)
     before = None
     if args.before is not None:
         still = load_image(args.before)
         try:
             profile.check_frame(still.shape[1], still.shape[0])
-            reader.read(still)  # the turn's still keeps what the reader saw on it, as in `referee read`
+            # the turn's still keeps what the reader saw on it, as in `referee read`
+            reader.read(still, expected=expected)
         except ValueError as e:
             raise CommandError(f"--before {args.before}: {e}") from None
         before = reader.turn_still(still)
@@ -207,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             frame = load_image(path)
             profile.check_frame(frame.shape[1], frame.shape[0])
-            checked = check(reader, frame, before, faces)
+            checked = check(reader, frame, expected, before, faces)
         except (CommandError, ValueError) as e:
             # one bad frame must not lose the others' dice
             print(f"referee check-dice: {path}: {e}", file=sys.stderr)
