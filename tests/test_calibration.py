@@ -242,9 +242,10 @@ def test_cli_calibrate_and_read(shared_data: Path, tmp_path: Path, capsys: pytes
     profile = str(tmp_path / "p.profile")
     assert main(["calibrate", image, "--corners", corners, "--known", str(known), "-o", profile]) == 0
     # the tournament camera gives a die 20 px: the table is told that dice read surely from CLEAR_DIE_PX
-    assert f"a die is about 20 px across in these frames; real dice are read surely from {CLEAR_DIE_PX}" in (
-        capsys.readouterr().out
-    )
+    out = capsys.readouterr().out
+    assert "a die is about 20 px across in these frames" in out
+    assert f"real dice are read surely from {CLEAR_DIE_PX} px" in out
+    assert f"referee check-dice FRAME... --profile {profile}" in out
     assert main(["read", image, "--profile", profile, "--json", "--no-dice"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["image"] == image

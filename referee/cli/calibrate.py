@@ -156,4 +156,5 @@ def run(args: argparse.Namespace) -> int:
     small = small_dice_warning(corners)
     if small:
         print(f"warning: {small}")
+        print(f"how the table's own dice read here: referee check-dice FRAME... --profile {args.output}")
     return 0
