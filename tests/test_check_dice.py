@@ -58,32 +58,36 @@ def test_a_die_too_small_to_read_surely_is_unsure_and_the_check_fails(
     image = _dice(tmp_path, "small.png", DieSpec(6, 0.63, 0.45, 10.0, size=0.6), DieSpec(3, 0.85, 0.55, 40.0))
     image_dice, summary = _json(capsys, image, "--profile", profile, status=1)
     assert [(d["said"], d["grade"]) for d in image_dice["dice"]] == [(None, "unsure"), (None, "sure")]
-    assert summary["grades"] == {"sure": 1, "unsure": 1, "wrong": 0, "not flat": 0}
+    assert summary["grades"] == {"sure": 1, "unsure": 1, "wrong": 0, "not counted": 0}
     assert "1 of 2 dice read surely" in summary["summary"]
 
 
-def test_a_face_the_table_names_otherwise_is_wrong_and_a_leaning_die_is_not_flat(
+def test_a_face_the_table_names_otherwise_is_wrong_and_a_leaning_die_is_not_counted(
     profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
     image = _dice(tmp_path, "b.png", DieSpec(6, 0.63, 0.45, 10.0), DieSpec(3, 0.85, 0.55, 40.0, cocked=True))
     image_dice, summary = _json(capsys, image, "--profile", profile, "--faces", "5,3", status=1)
-    assert [d["grade"] for d in image_dice["dice"]] == ["wrong", "not flat"]
+    assert [d["grade"] for d in image_dice["dice"]] == ["wrong", "not counted"]
     assert main(["check-dice", image, "--profile", profile, "--faces", "5,3"]) == 1
     out = capsys.readouterr().out
-    assert "6 wrong (0.9" in out and "(the table says 5)" in out and "lay it flat" in out
+    assert (
+        "6 wrong (0.9" in out
+        and "(the table says 5)" in out
+        and "? not counted (is cocked): lay it flat" in out
+    )
 
 
 def test_with_the_checkers_named_a_die_over_one_rests_on_it(
     profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:
-    """--start says where the checkers stand: a die over a filled slot is not flat whatever it shows."""
+    """--start says where the checkers stand: a die over a filled slot rests on one, whatever it shows."""
     start = Board.start().layout(ORIENTATION)
     reader = BoardReader(Profile.load(profile))
     u, v = min(((u, v) for u, v, _, _ in reader.checkers(start)), key=lambda c: abs(c[0] - 0.75))
     image = _dice(tmp_path, "on.png", DieSpec(5, u, v, 20.0), DieSpec(2, 0.75, 0.5, 60.0))
     image_dice, _ = _json(capsys, image, "--profile", profile, "--start", "--faces", "5,2", status=1)
     by_face = {d["value"]: (d["grade"], d["flags"]) for d in image_dice["dice"]}
-    assert by_face[5] == ("not flat", ["on_checker"]) and by_face[2][1] == [], image_dice
+    assert by_face[5] == ("not counted", ["on_checker"]) and by_face[2][1] == [], image_dice
 
 
 def test_taught_dice_are_written_with_the_faces_named(

@@ -13,7 +13,9 @@ die is read as the referee reads a throw, and graded:
 - unsure: below it, or no face made out: the referee will ask the table or wait on such throws;
 - wrong: ``--faces`` names another face (given one image each, the dice left to right as the frame
   shows them);
-- not flat: cocked, on a checker or off the field: lay it flat on an empty point and take the frame again.
+- not counted: a die the referee would have thrown again wherever it lies (cocked, on a checker, on the
+  bar or off the field, ``referee.throws.problem``): lay it flat on an empty point and take the frame
+  again.
 
 The frame the profile was calibrated on is what the dice are found against (what changed since it): the
 checkers must lie as they did then, or ``--before`` names a frame of the board as it is, without dice.
@@ -37,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from bgboard.layout import Board
 from referee.cli import CommandError
-from referee.throws import SURE_ROLL, face
+from referee.throws import SURE_ROLL, face, problem
 
 if TYPE_CHECKING:
     import numpy as np
@@ -54,7 +56,7 @@ class Grade(Enum):
     SURE = "sure"  # its face read surely enough for the referee to call a roll on it
     UNSURE = "unsure"  # the referee would ask about it or wait
     WRONG = "wrong"  # read as another face than the table says it shows
-    NOT_FLAT = "not flat"  # cocked, on a checker or off the field: not a face to read
+    NOT_COUNTED = "not counted"  # thrown again wherever it lies (cocked, on a checker, off the field)
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,9 @@ class Checked:
     def text(self) -> str:
         read = face(self.die)
         shown = "?" if read is None else str(read)
-        if self.grade is Grade.NOT_FLAT:
-            return f"{shown} not flat ({', '.join(self.die.flags)}): lay it flat on an empty point"
+        if self.grade is Grade.NOT_COUNTED:
+            why = problem(self.die, on_checker_valid=False)
+            return f"{shown} not counted ({why}): lay it flat on an empty point inside the field"
         wrong = f" (the table says {self.said})" if self.grade is Grade.WRONG else ""
         return f"{shown} {self.grade.value} ({self.die.confidence:.2f}){wrong}"
 
@@ -81,13 +84,14 @@ def grade(die: DieReading, said: int | None) -> Grade:
     """How ``die`` read, the table saying it shows ``said`` (None: not said).
 
     >>> from vision.reading import DieReading
-    >>> grade(DieReading(5, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97), 5).value
+    >>> from bgboard.layout import Half
+    >>> grade(DieReading(5, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97, half=Half.RIGHT), 5).value
     'sure'
-    >>> grade(DieReading(5, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97), 6).value
+    >>> grade(DieReading(5, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.97, half=Half.RIGHT), 6).value
     'wrong'
     """
-    if die.cocked or die.on_checker or die.outside_field:
-        return Grade.NOT_FLAT
+    if problem(die, on_checker_valid=False) is not None:
+        return Grade.NOT_COUNTED
     read = face(die)
     if said is not None and read is not None and read != said:
         return Grade.WRONG
@@ -183,17 +187,30 @@ def verdict(grades: Counter[Grade], total: int) -> str:
     line = f"{sure} of {total} dice read surely"
     if sure == total:
         return line + ": the referee will call these dice's throws at this camera"
-    parts = [f"{grades[g]} {g.value}" for g in (Grade.WRONG, Grade.UNSURE, Grade.NOT_FLAT) if grades[g]]
+    parts = [f"{grades[g]} {g.value}" for g in (Grade.WRONG, Grade.UNSURE, Grade.NOT_COUNTED) if grades[g]]
     return (
         f"{line} ({', '.join(parts)}): the referee will ask about or wait on throws of the dice not read "
         "surely; dice whose pips stand out from their body, or a camera nearer the board, serve it better"
     )
 
 
+def _lessons(frame: np.ndarray, checked: list[Checked], stem: str) -> list[tuple[str, int, bytes]]:
+    """The dice of ``checked`` that a table's named faces teach (each counted die with its face named), cut
+    out of ``frame`` as the referee keeps a die the table confirmed: (file name, face, PNG)."""
+    from referee.loop import die_crops
+
+    counted = [c for c in checked if c.said is not None and c.grade is not Grade.NOT_COUNTED]
+    crops = die_crops(frame, [c.die for c in counted])
+    return [
+        (f"{stem}-{k + 1}.png", c.said, png)
+        for k, (c, png) in enumerate(zip(counted, crops, strict=True))
+        if c.said is not None and png is not None
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
     from referee.cli.calibrate import load_image, load_layout
     from referee.cli.taught import write_folder
-    from referee.loop import die_crops
     from vision.board_reader import BoardReader
     from vision.dice import small_dice_warning
     from vision.profile import Profile, ProfileError
@@ -241,10 +258,8 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps({"image": path, "dice": [c.to_json() for c in checked]}), flush=True)
         else:
             print(f"{path}: " + (", ".join(c.text() for c in checked) or "no dice found"), flush=True)
-        crops = die_crops(frame, [c.die for c in checked])
-        for k, (c, png) in enumerate(zip(checked, crops, strict=True)):
-            if c.said is not None and c.grade is not Grade.NOT_FLAT and png is not None:
-                taught.append((f"check-{n + 1}-{k + 1}.png", c.said, png))
+        if args.teach is not None:
+            taught += _lessons(frame, checked, f"check-{n + 1}")
     if args.teach is not None and taught:
         try:
             write_folder(args.teach, taught)
@@ -262,8 +277,10 @@ def run(args: argparse.Namespace) -> int:
         print(summary)
         if warning is not None and grades[Grade.SURE] < total:
             print(warning)
-        if args.teach is not None:
+        if taught:
             print(f"wrote {len(taught)} dice to {args.teach}: tools/train_dice.py --taught {args.teach}")
+        elif args.teach is not None:
+            print(f"nothing written to {args.teach}: no die lay flat inside the field with its face named")
     if status:
         return status
     return 0 if total and grades[Grade.SURE] == total else 1
