@@ -123,6 +123,20 @@ def test_a_frame_with_other_dice_than_named_is_reported_and_the_others_are_still
     assert "Traceback" not in err
 
 
+def test_dice_are_found_against_the_frame_before_them(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """--before names the board as it lies without dice; a frame that cannot be read says so in one line."""
+    before = _dice(tmp_path, "before.png")
+    image = _dice(tmp_path, "a.png", DieSpec(6, 0.63, 0.45, 10.0), DieSpec(3, 0.85, 0.55, 40.0))
+    image_dice, _ = _json(capsys, image, "--profile", profile, "--before", before, "--faces", "6,3", status=0)
+    assert [(d["value"], d["grade"]) for d in image_dice["dice"]] == [(6, "sure"), (3, "sure")]
+    assert main(["check-dice", image, "--profile", profile, "--before", str(tmp_path / "none.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("referee check-dice: --before ") and "none.png: no such file" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -210,6 +210,7 @@ def _lessons(frame: np.ndarray, checked: list[Checked], stem: str) -> list[tuple
 
 def run(args: argparse.Namespace) -> int:
     from referee.cli.calibrate import load_image, load_layout
+    from referee.cli.read import settled_before
     from referee.cli.taught import write_folder
     from vision.board_reader import BoardReader
     from vision.dice import small_dice_warning
@@ -230,16 +231,7 @@ def run(args: argparse.Namespace) -> int:
     expected = load_layout(args.known) if args.known else None
     if args.start:
         expected = Board.start().layout(profile.orientation)
-    before = None
-    if args.before is not None:
-        still = load_image(args.before)
-        try:
-            profile.check_frame(still.shape[1], still.shape[0])
-            # the turn's still keeps what the reader saw on it, as in `referee read`
-            reader.read(still, expected=expected)
-        except ValueError as e:
-            raise CommandError(f"--before {args.before}: {e}") from None
-        before = reader.turn_still(still)
+    before = None if args.before is None else settled_before(reader, args.before, expected)
     grades: Counter[Grade] = Counter()
     taught: list[tuple[str, int, bytes]] = []
     status = 0

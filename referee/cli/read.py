@@ -30,7 +30,10 @@ from referee.cli import CommandError
 from referee.throws import Call, CallKind
 
 if TYPE_CHECKING:
+    from bgboard.layout import ImageLayout
     from referee.session import SessionOptions
+    from vision.arrivals import Still
+    from vision.board_reader import BoardReader
     from vision.reading import BoardReading
 
 
@@ -122,6 +125,24 @@ def throw_call(reading: BoardReading, board: Board, on_roll: Side, options: Sess
     return Call(CallKind.WAIT, reason=session.status())
 
 
+def settled_before(reader: BoardReader, path: str, expected: ImageLayout | None) -> Still:
+    """The still of the frame ``--before`` names (the board without dice), that a frame's dice are found
+    against; a CommandError where it cannot be read or is not the profile's size."""
+    from referee.cli.calibrate import load_image
+
+    try:
+        still = load_image(path)
+        reader.profile.check_frame(still.shape[1], still.shape[0])
+        # read first, as the frame loop reads every settled frame: the turn's still keeps what the
+        # reader saw on it (the detector's peaks, the slots its stacks leave empty)
+        reader.read(still, expected=expected)
+    except CommandError as e:  # the file: its message names it
+        raise CommandError(f"--before {e}") from None
+    except ValueError as e:
+        raise CommandError(f"--before {path}: {e}") from None
+    return reader.turn_still(still)
+
+
 def run(args: argparse.Namespace) -> int:
     from referee.cli.calibrate import load_image
     from referee.rules_options import RuleOptions
@@ -142,17 +163,7 @@ def run(args: argparse.Namespace) -> int:
         board = confirmed(args.position, on_roll, profile.orientation)
     options = SessionOptions(profile.orientation, RuleOptions(on_checker_valid=args.on_checker_valid))
     expected = board.layout(profile.orientation) if board is not None else None
-    before = None
-    if args.before is not None:
-        try:
-            still = load_image(args.before)
-            profile.check_frame(still.shape[1], still.shape[0])
-            # read first, as the frame loop reads every settled frame: the turn's still keeps what the
-            # reader saw on it (the detector's peaks, the slots its stacks leave empty)
-            reader.read(still, expected=expected)
-            before = reader.turn_still(still)
-        except ValueError as e:
-            raise CommandError(f"--before {args.before}: {e}") from None
+    before = None if args.before is None else settled_before(reader, args.before, expected)
     status = 0
     for path in args.images:
         try:
