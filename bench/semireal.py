@@ -41,6 +41,10 @@ that what one half teaches (``tools/train_dice.py --taught``) can be scored on t
     python -m bench.semireal --dice A --seed 101 --teach /tmp/taught
     python -m bench.semireal --dice B --value-model /tmp/run/dice_value.onnx
 
+Frames as a Pi camera hands them over (``--raw``): each frame is otherwise JPEG-compressed (quality
+80 to 95) and decoded, as a webcam's MJPEG stream reaches OpenCV; picamera2 hands over uncompressed
+arrays. A throw is the same throw either way.
+
 A camera with more pixels on a die (``--zoom Z``): each board photograph, its labels and its calibration
 are enlarged Z times first, so the dice are pasted Z times larger (from photographs whose dice are about
 40 px, so sharper than at the photographs' own scale, where a die is 20 to 29 px). The board itself is
@@ -268,6 +272,12 @@ def main(argv: list[str] | None = None) -> int:
         "beside it, that one reads the boards)",
     )
     parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="frames as a Pi camera hands them over, uncompressed (default: JPEG-decoded at quality 80 to "
+        "95, as a webcam's MJPEG stream gives them)",
+    )
+    parser.add_argument(
         "--zoom",
         type=float,
         default=1.0,
@@ -299,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         rng = np.random.default_rng([args.seed, n])
         throw = make_throw(t, rng)
         pasted_dice: list[Cutout] = []
-        frame, before = render_throw(t, throw, dice, rng, pasted_dice)
+        frame, before = render_throw(t, throw, dice, rng, pasted_dice, jpeg=not args.raw)
         quad = t.corners
         # as the frame loop does: the settled frame the turn began with is read (the cube looked for),
         # then made the turn's still
@@ -358,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.throws} throws on {len(boards)} real boards "
         f"({', '.join(f'{b.name} {b.die_side():.0f} px a die' for b in boards)}), "
         f"{sum(len(v) for v in dice.values())} real dice never trained on ({args.dice}), "
+        f"{'uncompressed frames' if args.raw else 'JPEG frames'}, "
         f"{time.perf_counter() - began:.0f} s"
     )
     for mode, tally in tallies.items():

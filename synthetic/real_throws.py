@@ -417,9 +417,11 @@ def render_throw(
     dice: dict[int, list[Cutout]],
     rng: np.random.Generator,
     chosen: list[Cutout] | None = None,
+    jpeg: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The frame of ``throw`` (JPEG-decoded, as a camera gives it) and the frame the turn began with.
-    ``chosen``, where given, receives the cut-outs of ``dice`` pasted, in the throw's order."""
+    """The frame of ``throw`` and the frame the turn began with, JPEG-decoded as a webcam's MJPEG stream
+    gives them (``jpeg``), or as a Pi camera hands them over, uncompressed. ``chosen``, where given,
+    receives the cut-outs of ``dice`` pasted, in the throw's order."""
     base = _base(t, throw, rng)
     before = base.copy()
     _tick(before, t, rng)
@@ -434,7 +436,7 @@ def render_throw(
         # a touching pair lies edge to edge: each die turned so that its own edges follow the pair's
         turn = die.angle - edges if edges is not None else float(rng.uniform(0, 90))
         paste(frame, die, (x, y), side, turn, rng, light=light)
-    return _camera(frame, rng), _camera(before, rng)
+    return _camera(frame, rng, jpeg), _camera(before, rng, jpeg)
 
 
 def seen_dice(t: RealTable, throw: Throw) -> list[tuple[float, float, float]]:
@@ -459,7 +461,10 @@ def _pair_edges(t: RealTable, throw: Throw) -> float:
     return along - 45.0 if apart > 1.25 else along
 
 
-def _camera(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    ok, jpg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(80, 96))])
+def _camera(image: np.ndarray, rng: np.random.Generator, jpeg: bool = True) -> np.ndarray:
+    quality = int(rng.integers(80, 96))  # drawn either way: a throw is the same throw with and without
+    if not jpeg:
+        return image
+    ok, jpg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else None
     return decoded if decoded is not None else image

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from calibration.labelled import labelled_cameras
-from synthetic.real_throws import RealTable, make_throw
+from synthetic.pasted import held_out_dice
+from synthetic.real_throws import RealTable, make_throw, render_throw
 
 # test2.jpg's two dice cups standing on its field (x0, y0, x1, y1 in px), read off the photograph
 CUPS = ((287, 133, 431, 303), (743, 117, 895, 267))
@@ -28,3 +29,21 @@ def test_no_die_is_thrown_onto_a_cup_standing_on_the_field(shared_data: Path) ->
             if any(x0 - r < x < x1 + r and y0 - r < y < y1 + r for x0, y0, x1, y1 in CUPS):
                 on_a_cup.append((n, throw.kind, round(x), round(y)))
     assert not on_a_cup
+
+
+def test_a_raw_frame_is_the_same_throw_without_the_jpeg(shared_data: Path) -> None:
+    """A frame as a Pi camera hands it over (``jpeg=False``) is the throw a webcam's MJPEG frame shows,
+    the same dice in the same places, without the compression; the stream of random numbers stays in
+    step, so every later throw is the same too."""
+    cam = next(c for c in labelled_cameras(shared_data / "real-boards") if c.name == "test10.jpg")
+    t = RealTable.of_labelled(cam)
+    dice = held_out_dice(shared_data / "real-dice" / "labels.csv", shared_data / "real-dice" / "images")
+    frames, after = [], []
+    for jpeg in (True, False):
+        rng = np.random.default_rng([1, 5])
+        frame, _ = render_throw(t, make_throw(t, rng), dice, rng, jpeg=jpeg)
+        frames.append(frame.astype(np.int16))
+        after.append(rng.integers(1 << 30))
+    assert after[0] == after[1]
+    difference = np.abs(frames[0] - frames[1])
+    assert 0 < difference.mean() < 2.0 and np.percentile(difference, 99) < 12
