@@ -30,17 +30,19 @@ def _held_out(dice: Path) -> dict[int, list[Cutout]]:
     return held_out_dice(dice / "labels.csv", dice / "images")
 
 
-def bench_throw(shared_data: Path, seed: int, n: int, in_game: bool) -> tuple[RealTable, Throw, Call]:
+def bench_throw(
+    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True
+) -> tuple[RealTable, Throw, Call]:
     """Throw ``n`` of ``python -m bench.semireal --seed SEED`` (its table, as the bench picks it, and
     its own stream of random numbers) and the referee's call on it, the thrown position confirmed: *in
     a game* (``in_game``: knowing the settled frame the turn began with) or as *a first throw* (knowing
-    only the calibration frame)."""
+    only the calibration frame). ``jpeg`` False: the frames as ``--raw`` throws them, uncompressed."""
     cams = _cameras(shared_data / "real-boards")
     cam = cams[n % len(cams)]
     t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
     rng = np.random.default_rng([seed, n])
     throw = make_throw(t, rng)
-    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice"), rng)
+    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice"), rng, jpeg=jpeg)
     still = None
     if in_game:
         reader.read(before, expected=t.layout)

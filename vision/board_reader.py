@@ -521,11 +521,12 @@ class BoardReader:
         return cube
 
     def _a_die_after_all(self, cube: CubeReading | None, dice: tuple[DieReading, ...], now: Still) -> bool:
-        """Whether the cube found by its face alone (where it lay, or where the frame changed) is a die
-        that the dice reader reads plainly on the field, beside the bar (a die's pips can read as a
-        numeral; a cube lies on the bar or in a tray, where the dice reader may read its face as a die's
-        too); then no cube is seen."""
-        if cube is None or not self._cube_by_face:
+        """Whether the cube seen is a die that the dice reader reads plainly on the field, beside the bar:
+        one found by its face alone (where it lay, or where the frame changed: a die's pips can read as a
+        numeral), or by its outline with no face read (a die lying square beside the bar's end has the
+        outline of a cube a little small, and no numeral). A cube lies on the bar or in a tray, where the
+        dice reader may read its face as a die's too. Then no cube is seen."""
+        if cube is None or not (self._cube_by_face or cube.value is None):
             return False
         if not any(d.value is not None and d.half is not None for d in self._at_the_cube(dice, cube)):
             return False
