@@ -179,8 +179,9 @@ def check(
     return [Checked(d, f, grade(d, f)) for d, f in zip(dice, faces, strict=True)]
 
 
-def verdict(grades: Counter[Grade], total: int) -> str:
+def verdict(grades: Counter[Grade]) -> str:
     """The summary line: whether the referee will call this table's throws, and what to do if not."""
+    total = sum(grades.values())
     if total == 0:
         return "no dice found: lay the dice flat inside the field and take the frames again"
     sure = grades[Grade.SURE]
@@ -199,12 +200,12 @@ def _lessons(frame: np.ndarray, checked: list[Checked], stem: str) -> list[tuple
     out of ``frame`` as the referee keeps a die the table confirmed: (file name, face, PNG)."""
     from referee.loop import die_crops
 
-    counted = [c for c in checked if c.said is not None and c.grade is not Grade.NOT_COUNTED]
-    crops = die_crops(frame, [c.die for c in counted])
+    named = [(c.die, c.said) for c in checked if c.said is not None and c.grade is not Grade.NOT_COUNTED]
+    crops = die_crops(frame, [die for die, _ in named])
     return [
-        (f"{stem}-{k + 1}.png", c.said, png)
-        for k, (c, png) in enumerate(zip(counted, crops, strict=True))
-        if c.said is not None and png is not None
+        (f"{stem}-{k + 1}.png", said, png)
+        for k, ((_, said), png) in enumerate(zip(named, crops, strict=True))
+        if png is not None
     ]
 
 
@@ -238,7 +239,6 @@ def run(args: argparse.Namespace) -> int:
     for n, (path, faces) in enumerate(zip(args.images, said, strict=True)):
         try:
             frame = load_image(path)
-            profile.check_frame(frame.shape[1], frame.shape[0])
             checked = check(reader, frame, expected, before, faces)
         except (CommandError, ValueError) as e:
             # one bad frame must not lose the others' dice
@@ -259,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write into {args.teach}: {e.strerror or e}") from None
     total = sum(grades.values())
     warning = small_dice_warning(profile.corners)
-    summary = verdict(grades, total)
+    summary = verdict(grades)
     if args.json:
         counts = {g.value: grades[g] for g in Grade}
         print(

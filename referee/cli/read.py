@@ -132,9 +132,9 @@ def settled_before(reader: BoardReader, path: str, expected: ImageLayout | None)
 
     try:
         still = load_image(path)
-        reader.profile.check_frame(still.shape[1], still.shape[0])
         # read first, as the frame loop reads every settled frame: the turn's still keeps what the
-        # reader saw on it (the detector's peaks, the slots its stacks leave empty)
+        # reader saw on it (the detector's peaks, the slots its stacks leave empty). The read refuses a
+        # frame of another size than the profile's.
         reader.read(still, expected=expected)
     except CommandError as e:  # the file: its message names it
         raise CommandError(f"--before {e}") from None
