@@ -121,6 +121,19 @@ LEANING = [
         Side.LIGHT,
         id="side-faces-read-as-faceless-dice",
     ),
+    # A 6 leaning on the bar's wall (two workers' bench, seed 1001): its top and a side face each read as
+    # a die that leans, 0.7 sides apart, beside the 4: three dice, waited on. Two dice cannot hold a
+    # third; the surer lean stands for both.
+    pytest.param(
+        1001,
+        (6, 1, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0),
+        (2, 0, 0, 1, 0, 2, 0, 0, 0, 0, 1, 0, 1, 0, 1, 1, 0, 0, 4, 0, 2, 0, 0, 0, 0),
+        CubeSpec(2, "top"),
+        572,
+        (DieAt(6, 0.548, 0.54123, cocked=True, angle=64.8909), DieAt(4, 0.81366, 0.46659, angle=77.2159)),
+        Side.LIGHT,
+        id="top-and-side-faces-both-read-leaning",
+    ),
 ]
 
 

@@ -140,7 +140,7 @@ def find_dice(
     ``dice_pairs.CROPPED_IN`` die sides of another die unless the value reader, too, finds "cocked"
     likelier than every face (the other die's edge in the crops looks like a lean). Where more than two
     dice are read, a find with no face lying within ``dice_pairs.CROPPED_IN`` die sides of a die
-    that leans is its side face, and dropped.
+    that leans is its side face, and dropped, as is a find that leans lying as near a surer one.
     With a ``still`` (``vision.arrivals``: the field's window before the throw) only what arrived since
     can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot

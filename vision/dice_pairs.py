@@ -58,18 +58,31 @@ def pairs_decided(
 
 
 def side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
-    """``readings`` less the finds with no face read that lie within ``CROPPED_IN`` die sides of a die
-    that leans, where there are more than a throw's two. A die leaning on the bar's wall or a checker
-    shows side faces around its top one, and each may read as a die no face of which can be made out:
-    the throw shows three dice or four, and the referee waits on a throw that must be thrown again.
-    Two dice cannot hold a third, and whatever lies against a leaning die, the throw is thrown again."""
+    """``readings`` less the finds that are a leaning die's side faces, where there are more than a
+    throw's two: a find with no face read lying within ``CROPPED_IN`` die sides of a die that leans, and
+    a find that leans lying as near a surer one that leans. A die leaning on the bar's wall or a checker
+    shows side faces around its top one, and each may read as a die no face of which can be made out, or
+    as a die that leans too: the throw shows three dice or four, and the referee waits on a throw that
+    must be thrown again. Two dice cannot hold a third, and whatever lies against a leaning die (its
+    side face, or the other die leaning on it), the throw is thrown again.
+
+    >>> def die(x, value, sure, cocked=False):
+    ...     return DieReading(value, (x, 0.0), (x - 5, -5.0, x + 5, 5.0), sure, cocked=cocked)
+    >>> found = [die(0.0, None, 0.6, cocked=True), die(7.0, None, 1.0, cocked=True), die(60.0, 4, 0.95)]
+    >>> [d.center for d in side_faces_dropped(found, 10.0)]
+    [(7.0, 0.0), (60.0, 0.0)]
+    """
     if len(readings) <= 2:
         return readings
-    leaning = [d.center for d in readings if d.cocked]
+    leaning = sorted((d for d in readings if d.cocked), key=lambda d: -d.confidence)
+
+    def near(d: DieReading, others: list[DieReading]) -> bool:
+        return any(math.dist(d.center, o.center) < CROPPED_IN * side for o in others)
 
     def side_face(d: DieReading) -> bool:
-        faceless = d.value is None and not d.cocked
-        return faceless and any(math.dist(d.center, c) < CROPPED_IN * side for c in leaning)
+        if d.cocked:
+            return near(d, leaning[: next(k for k, o in enumerate(leaning) if o is d)])
+        return d.value is None and near(d, leaning)
 
     return [d for d in readings if not side_face(d)]
 
