@@ -123,6 +123,15 @@ def test_a_frame_with_other_dice_than_named_is_reported_and_the_others_are_still
     assert "Traceback" not in err
 
 
+def test_with_no_frame_read_the_summary_says_so_not_that_no_dice_lay_there(
+    profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    assert main(["check-dice", str(tmp_path / "missing.png"), "--profile", profile]) == 2
+    out, err = capsys.readouterr()
+    assert out.strip() == "no frame was read: see the lines above, then run the check again"
+    assert "missing.png" in err and "no dice found" not in out
+
+
 def test_dice_are_found_against_the_frame_before_them(
     profile: str, tmp_path: Path, capsys: pytest.CaptureFixture
 ) -> None:

@@ -179,9 +179,11 @@ def check(
     return [Checked(d, f, grade(d, f)) for d, f in zip(dice, faces, strict=True)]
 
 
-def verdict(grades: Counter[Grade]) -> str:
+def verdict(grades: Counter[Grade], frames_read: int = 1) -> str:
     """The summary line: whether the referee will call this table's throws, and what to do if not."""
     total = sum(grades.values())
+    if frames_read == 0:
+        return "no frame was read: see the lines above, then run the check again"
     if total == 0:
         return "no dice found: lay the dice flat inside the field and take the frames again"
     sure = grades[Grade.SURE]
@@ -236,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     grades: Counter[Grade] = Counter()
     taught: list[tuple[str, int, bytes]] = []
     status = 0
+    frames_read = 0
     for n, (path, faces) in enumerate(zip(args.images, said, strict=True)):
         try:
             frame = load_image(path)
@@ -245,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"referee check-dice: {path}: {e}", file=sys.stderr)
             status = 2
             continue
+        frames_read += 1
         grades.update(c.grade for c in checked)
         if args.json:
             print(json.dumps({"image": path, "dice": [c.to_json() for c in checked]}), flush=True)
@@ -259,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"cannot write into {args.teach}: {e.strerror or e}") from None
     total = sum(grades.values())
     warning = small_dice_warning(profile.corners)
-    summary = verdict(grades)
+    summary = verdict(grades, frames_read)
     if args.json:
         counts = {g.value: grades[g] for g in Grade}
         print(
