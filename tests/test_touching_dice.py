@@ -83,6 +83,19 @@ def test_a_first_throw_pair_seen_as_one_die_is_not_thrown_again(shared_data: Pat
     assert call.kind is not CallKind.REROLL, call
 
 
+def test_a_find_beyond_the_field_that_is_no_die_leaves_the_throw_one_die_to_look_beside(
+    shared_data: Path,
+) -> None:
+    """Throw 132 of `python -m bench.semireal --seed 2`, read as a first throw: a white 3 lying against a
+    blue 2 on `frame0.jpg`'s cream point, the cube in the tray beyond the field. The 3 was not found at
+    first, and the cube was found and then dropped as no clear die beyond the field; counted as the
+    throw's second find, it kept the referee from looking beside the 2, and "only one die" was called on a
+    good throw. Only the finds read as dice count now, and the 3 is found against the 2."""
+    t, throw, call = bench_throw(shared_data, 2, 132, in_game=False)
+    assert (t.name, throw.kind, throw.values) == ("frame0.jpg", "touching", (2, 3))
+    assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [2, 3]), call
+
+
 def test_a_die_with_the_other_dies_pips_in_its_crop_is_not_read_from_one_look(shared_data: Path) -> None:
     """`python -m bench.semireal --seed 1`, throw 315: a 1 lying corner to corner against a 5 on
     `test4.jpg`. One upright look at the 1's crop, which holds a corner of the 5, read a 2 at 0.96, and

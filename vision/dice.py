@@ -204,7 +204,8 @@ def find_dice(
             read[i] = die
     readings = [read[i] for i in dice_pairs.one_leaning_die_of_a_pair(read, probs, pairs)]
     if quad is not None and checkers is not None and (same_board or calibration):
-        found = [cands[i] for i in kept]
+        # a find beyond the field that is no clear die (the cube in a tray) is none of the throw's dice
+        found = [cands[i] for i in kept if i in read]
         readings += dice_second_look.looked_for(
             image, quad, proposed, found, board, peaks, on_checker_valid, same_board
         )
