@@ -153,7 +153,9 @@ def find_dice(
     it still cannot be (the referee waits rather than miss a die); a throw that shows one die has its
     fainter new peaks read the same way (``dice_second_look.looked_for``), and against the calibration's
     still, where it still shows one die, its patches of change on empty points (a die only where the
-    careful look reads one, or where the patch lies against the one die).
+    careful look reads one, or where the patch lies against the one die). On the board the turn began
+    with, where every look still shows one die lying flat, a smaller patch of change where a die lying
+    against it would lie (``dice_second_look.lying_against``) is reported as an unreadable die.
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
     shrunk again; ``peaks``, likewise, its ``dice_proposals.window_peaks``: the detector is then not run
     again.
@@ -213,4 +215,6 @@ def find_dice(
         readings = dice_pairs.side_faces_dropped(readings, dice_field.die_side(quad))
     if quad is not None and len(readings) == 1 and dice_second_look.lies_flat_on_the_board(readings[0]):
         readings = dice_second_look.closer_look(image, quad, readings[0], board, on_checker_valid)
+        if len(readings) == 1 and same_board and checkers is not None:
+            readings += dice_second_look.lying_against(image.shape, quad, proposed, readings[0], board)
     return sorted(readings, key=lambda d: d.center)

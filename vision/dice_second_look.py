@@ -28,6 +28,12 @@ UNREAD_SHARE = 0.6
 # ... and beside a die found alone, where this share changed beyond the found die's box: a die lying
 # against it has a quarter of its core inside that box, and one the colour of its point changes less.
 BESIDE_SHARE = 0.4
+# ... and, where the closer look still finds no other die on the board the turn began with, this share:
+# a die the colour of the point it lies on changed a third of that place, a die thrown alone (the other
+# off the board) changed at most 0.28 of it (``bench.semireal``, five seeds). Only as a last resort,
+# as an unreadable die the referee waits on: a lower share in the first looks would take that place for
+# a die before the closer look could read the die lying there.
+LAST_BESIDE_SHARE = 0.3
 # Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
 # CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
 # die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
@@ -176,6 +182,23 @@ def looked_for(
     return _seen_again(image, quad, against, found, board, on_checker_valid)
 
 
+def lying_against(
+    shape: tuple[int, ...],
+    quad: np.ndarray,
+    proposed: dice_proposals.Proposals,
+    alone: DieReading,
+    board: dice_footing.Checkers,
+) -> list[DieReading]:
+    """Where every look has found one die (``alone``) on the board the turn began with: a patch of
+    change where a die lying against it would lie, of ``LAST_BESIDE_SHARE`` of a die's core or more,
+    reported as an unreadable die with no face, so that the referee waits rather than call "only one die"
+    on a good throw whose other die is the colour of the point it lies on."""
+    x0, y0, x1, _ = alone.box
+    found = [dice_model.Candidate(*alone.center, x1 - x0, dice_reads.HOT)]
+    checkers = np.vstack([c for c in board if c is not None])
+    return _unread(shape, quad, proposed, found, checkers, against_only=True, beside_share=LAST_BESIDE_SHARE)
+
+
 def _seen_again(
     image: np.ndarray,
     quad: np.ndarray,
@@ -283,13 +306,15 @@ def _unread(
     dice: list[dice_model.Candidate],
     checkers: np.ndarray,
     against_only: bool = False,
+    beside_share: float = BESIDE_SHARE,
 ) -> list[DieReading]:
     """Patches of change the size of a die that arrived on the field's empty points and that the reader
     could not make out as a die (apart from the ``dice`` it found, or lying against one): reported as
     unreadable dice with no face, so that the referee waits (or asks) rather than call a throw with one
     die missing. A patch over a filled checker slot is left out: a checker that moved a little changes
     like that, and a die there rests on a checker anyway. ``against_only``: only where a die lying
-    against one of the ``dice`` would lie (``_beside``), not the other patches."""
+    against one of the ``dice`` would lie (``_beside``), not the other patches; ``beside_share``: the share of
+    a die's core that must have changed there beside a lone die."""
     still, changed = proposed.still, proposed.changed
     if still is None or changed is None:
         return []
@@ -308,7 +333,7 @@ def _unread(
     for (x, y), against in places:
         if any(math.hypot(x - a, y - b) < side for a, b in found):
             continue
-        least = BESIDE_SHARE if against and len(found) == 1 else UNREAD_SHARE
+        least = beside_share if against and len(found) == 1 else UNREAD_SHARE
         if still.share(rest, x, y, side) < least:
             continue
         ((u, _),), (empty,) = dice_field.on_empty_points(quad, shape, np.array([[x, y]]), checkers)
