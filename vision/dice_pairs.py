@@ -28,7 +28,8 @@ def pairs_decided(
     and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
     half read again off its centre, ``dice_reads.recentred``, may have moved onto the other half's die), and a
     peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
-    (a half no peak explained is a crop half off that die).
+    (a half no peak explained is a crop half off that die); where no other peak lies on the patch, as
+    its half surer of a die reads it.
 
         >>> c = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 5.0, 10.0)]
         >>> dice = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 3)
@@ -42,6 +43,9 @@ def pairs_decided(
         >>> probs, two = pairs_decided(c, dice, [dice_proposals.Pair(0, 2, (0, 2))], 10.0)
         >>> probs[:, 0].tolist(), two
         ([1.0, 0.0, 1.0], [])
+        >>> probs, two = pairs_decided(c[::2], dice[::2], [dice_proposals.Pair(0, 1, (0, 1))], 10.0)
+        >>> probs[:, 0].tolist(), two  # no peak between: the surer half reads the one die
+        ([0.0, 1.0], [])
     """
     probs, two = probs.copy(), []
     for p in pairs:
@@ -53,8 +57,20 @@ def pairs_decided(
                 if j not in (p.a, p.b) and dice_proposals.between(c, pair):
                     probs[j, 0] = 1.0
         else:
-            probs[list(p.added), 0] = 1.0
+            gone = list(p.added)
+            explained = any(j not in (p.a, p.b) and _on_the_patch(c, pair) for j, c in enumerate(cands))
+            if not explained and set(gone) == {p.a, p.b}:
+                # no peak reads the patch: the half surer of a die stands for its one die
+                gone.remove(p.a if probs[p.a, 0] <= probs[p.b, 0] else p.b)
+            probs[gone, 0] = 1.0
     return probs, two
+
+
+def _on_the_patch(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
+    """Whether a peak lies on a pair's patch (within the halves' distance of its middle: between them, on
+    either or just past one), so that it reads the patch's one die."""
+    (ax, ay), (bx, by) = pair
+    return math.hypot(c.x - (ax + bx) / 2, c.y - (ay + by) / 2) <= math.hypot(ax - bx, ay - by)
 
 
 def side_faces_dropped(readings: list[DieReading], side: float) -> list[DieReading]:
