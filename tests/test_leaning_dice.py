@@ -5,29 +5,16 @@ throws it took for a lean, or for one die."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
+from e2e_table_fixtures import bench_table
 
 from bgboard.layout import Board, Side
-from calibration.learn import calibrate
 from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import Call, CallKind
 from synthetic.scene import CubeSpec
-from synthetic.table import DieAt, Shot, VirtualTable
-from vision.board_reader import BoardReader
-
-
-@cache
-def bench_table(seed: int) -> tuple[VirtualTable, BoardReader]:
-    """The bench's table of ``seed``, calibrated as its installer does (the cube centred on the bar)."""
-    t = VirtualTable(noise=0.004, light_drift=0.03, seed=seed, clock=True)
-    t.cube = CubeSpec(64, "centre")
-    start = t.calibration_frame()
-    corners = [(float(x), float(y)) for x, y in start.field_quad]
-    return t, BoardReader(calibrate(start.image, corners, start=True))
+from synthetic.table import DieAt, Shot
 
 
 def _call(
