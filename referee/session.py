@@ -432,8 +432,12 @@ class Session:
         assert mover is not None
         next_half = self.options.orientation.throwing_half(mover.other)
         if w.thrown_early is None:
-            # dice already lying in the next roller's half were thrown before this throw was lifted
-            w.thrown_early = tuple(d for d in reading.dice if d.half is next_half and d.value is not None)
+            # dice already lying in the next roller's half were thrown before this throw was lifted: those
+            # the reader made a face out of, if only unsurely (a find with no face at all may be a checker
+            # that moved)
+            w.thrown_early = tuple(
+                d for d in reading.dice if d.half is next_half and throws.face(d) is not None
+            )
         asked = w.roll_from_play
         if (
             asked is not None

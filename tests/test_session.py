@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from test_session_fixtures import O, Table, after, die, moved, signals
 
 from bgboard.layout import Board, Half, Orientation, Row, Side
@@ -672,16 +673,22 @@ def test_a_face_read_unsurely_may_be_another_when_the_play_fits_none_with_it() -
     assert signals(said) == ["CANNOT_SEE"] and "fits 4-3 alone. Was it 4-3" in said[0].text
 
 
-def test_a_throw_before_an_unread_throw_was_lifted_does_not_count() -> None:
+UNSURE_FIVE = replace(die(None, "right"), unreadable=True, confidence=0.58, likeliest=5)
+
+
+@pytest.mark.parametrize("first", [die(5, "right"), UNSURE_FIVE], ids=["read", "read-unsurely"])
+def test_a_throw_before_an_unread_throw_was_lifted_does_not_count(first: DieReading) -> None:
     """Light throws while dark, whose throw the referee could not read, has played and lifted: once the
-    table confirms the roll dark's play fits, light's throw is called too early, as after any play."""
+    table confirms the roll dark's play fits, light's throw is called too early, as after any play;
+    also where a die of it is read only unsurely (bench.e2e seed 7: light's early 6-3 lying together,
+    neither face sure)."""
     t = table()
     board = dark_to_roll(t)
     assert signals(t.see(board, [die(6, "left"), die(None, "left", shift=50, unreadable=True)])) == [
         "CANNOT_SEE"
     ]
     played = after(board, Side.DARK, (6, 3), "24/18 13/10")
-    early = [die(5, "right"), die(2, "right", shift=40)]
+    early = [first, die(2, "right", shift=40)]
     assert signals(t.see(played, early)) == ["CANNOT_SEE"]  # the play fits 6-3 alone
     assert signals(t.press("ACCEPT")) == ["READY", "REROLL"]
     assert t.see(played, early) == []  # not read as light's roll
