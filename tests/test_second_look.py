@@ -195,7 +195,9 @@ def test_a_first_throw_beside_the_cube_pushed_to_the_bars_end_is_the_roll(tables
     """``test10.jpg``'s cube, turned to 2 and pushed to the bar's far end after a take, and the next
     throw read first (no frame of the turn known: the calibration frame had the cube in the tray). The
     cube arrived since the calibration frame and reads as no clear die; on the bar, as beyond the field,
-    only a clear die counts: the roll, not "3 dice on the board"."""
+    only a clear die counts: the roll, not "3 dice on the board". (In one render a die's lean lies in
+    the flags network's doubtful middle, ``dice_flags.LEAN_DOUBT``: the table is asked about those same
+    numbers instead.)"""
     table, reader = tables["test10.jpg"]
     throw = Throw(
         "rim", Side.LIGHT, (4, 6), [(0.8105, 0.9788, 0.960), (0.8043, 0.3519, 0.960)], (0.5, 0.07), 20.5
@@ -204,7 +206,10 @@ def test_a_first_throw_beside_the_cube_pushed_to_the_bars_end_is_the_roll(tables
     assert (cutouts[4].source, cutouts[6].source) == ("IMG_20191209_100043.jpg", "IMG_20191208_112322.jpg")
     # in two of these renders (8 and 12) the dice reader finds the cube, cocked on the bar
     calls = _calls(table, reader, throw, cutouts, in_a_game=False, seeds=range(8, 8 + RENDERS))
-    assert calls == [(CallKind.ROLL, [4, 6], "")] * RENDERS
+    assert all(kind in (CallKind.ROLL, CallKind.ASK) and numbers == [4, 6] for kind, numbers, _ in calls), (
+        calls
+    )
+    assert [kind for kind, _, _ in calls].count(CallKind.ROLL) >= RENDERS - 1, calls
 
 
 def test_a_flat_die_photographed_from_the_side_is_never_thrown_again(tables, dice) -> None:
