@@ -214,7 +214,7 @@ class Lean(Enum):
 
     FLAT = "flat"
     COCKED = "cocked"
-    DOUBTFUL = "doubtful"  # this network sees it cocked, the value reader a face up: ask
+    DOUBTFUL = "doubtful"  # this network unsure of a lean, or sure where the value reader sees a face: ask
 
 
 def lean(p_cocked: float, reader_odds: float, likeliest: int) -> Lean:
