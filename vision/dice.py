@@ -163,8 +163,7 @@ def find_dice(
     image = _as_bgr(image)
     quad = dice_field.checked_quad(field_quad)
     board: dice_footing.Checkers = (checkers, stacked)
-    known = [c for c in board if c is not None]
-    empty_of = np.vstack(known) if calibration and known else None
+    empty_of = dice_footing.every_slot(board) if calibration else None
     proposed = dice_proposals.proposals(image, quad, still, now, same_board, peaks, empty_of)
     cands = proposed.cands
     close: set[int] = set()

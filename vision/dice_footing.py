@@ -16,6 +16,18 @@ from vision import dice_field, dice_flags, dice_model, dice_proposals, dice_read
 # not fill (``stacked`` of ``BoardReader``), each as (N, 4) ellipses in the field's unit square; None
 # where the board is not known.
 Checkers = tuple[np.ndarray | None, np.ndarray | None]
+
+
+def every_slot(board: Checkers) -> np.ndarray | None:
+    """Every slot of ``board`` a checker fills or may fill, as one (N, 4) array; None where neither is known.
+
+    >>> every_slot((np.zeros((2, 4)), None)).shape, every_slot((None, None))
+    ((2, 4), None)
+    """
+    known = [c for c in board if c is not None]
+    return np.vstack(known) if known else None
+
+
 # A leaning die's top and side faces, found apart, lie closer than this many die sides; two dice lying
 # side by side are a side apart.
 LEANING_FIND = 0.9

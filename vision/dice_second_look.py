@@ -153,7 +153,8 @@ def looked_for(
     first reads took with it for one die), reported unreadable where they cannot be made out. A weak
     peak or a patch away from the die that does not read as a die is nothing."""
     # a patch over a slot a stack may fill is left out, as over a checker
-    checkers = np.vstack([c for c in board if c is not None])
+    checkers = dice_footing.every_slot(board)
+    assert checkers is not None
     side = dice_field.die_side(quad)
     unread = _unread(image.shape, quad, proposed, found, checkers) if same_board else []
     out = _seen_again(image, quad, unread, found, board, on_checker_valid)
@@ -195,7 +196,8 @@ def lying_against(
     on a good throw whose other die is the colour of the point it lies on."""
     x0, y0, x1, _ = alone.box
     found = [dice_model.Candidate(*alone.center, x1 - x0, dice_reads.HOT)]
-    checkers = np.vstack([c for c in board if c is not None])
+    checkers = dice_footing.every_slot(board)
+    assert checkers is not None
     return _unread(shape, quad, proposed, found, checkers, against_only=True, beside_share=LAST_BESIDE_SHARE)
 
 
