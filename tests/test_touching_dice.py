@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from e2e_table_fixtures import bench_table
 from real_throw_fixtures import bench_throw
 
@@ -86,15 +87,18 @@ def test_a_first_throw_pair_seen_as_one_die_is_not_thrown_again(shared_data: Pat
     assert call.kind is not CallKind.REROLL, call
 
 
-def test_a_dark_die_against_a_lone_one_on_a_dark_point_is_not_thrown_again(shared_data: Path) -> None:
+@pytest.mark.parametrize("in_game", [True, False], ids=["in a game", "first throw"])
+def test_a_dark_die_against_a_lone_one_on_a_dark_point_is_not_thrown_again(
+    shared_data: Path, in_game: bool
+) -> None:
     """Throw 32 of `python -m bench.semireal --seed 4`: a dark blue 3 with red pips lying against a green
-    3 on `frame0.jpg`'s black point. Only the green die was found; the blue one, the colour of its point,
-    changed a third of its core, under the share looked for beside a die found alone, and "only one
-    die" was called on a good throw. A die thrown alone changed at most 0.28 of that place (five seeds
-    of the bench); the blue die is now reported, unreadable, and the referee waits. (As a first throw
-    the cube at the bar's end is read as a die until the board reader drops it as the cube, and the
-    throw still shows two finds there: not looked beside.)"""
-    t, throw, call = bench_throw(shared_data, 4, 32, in_game=True)
+    3 on `frame0.jpg`'s black point, the cube pushed to the bar's end. Only the green die was found; the
+    blue one, the colour of its point, changed a third of its core, under the share looked for beside a
+    die found alone, and "only one die" was called on a good throw. A die thrown alone changed at most
+    0.28 of that place (five seeds of the bench); the blue die is now reported, unreadable, and the
+    referee waits. As a first throw the cube at the bar's end was read as a second find, no clear die,
+    and nothing was looked for beside the green die: an unclear find on the bar is no die of the throw."""
+    t, throw, call = bench_throw(shared_data, 4, 32, in_game=in_game)
     assert (t.name, throw.kind, throw.values) == ("frame0.jpg", "touching", (3, 3))
     assert call.kind is not CallKind.REROLL, call
 

@@ -48,7 +48,7 @@ from vision.dice import find_dice
 from vision.dice_field import expected_die_side, search_window
 from vision.dice_model import Candidate
 from vision.dice_proposals import still_peaks, table_peaks, window_peaks
-from vision.dice_verdict import READABLE
+from vision.dice_verdict import unclear_on_the_bar
 from vision.geometry import ROWS, BoardGeometry
 from vision.occlusion import foreign_line, foreign_points, lone_spots
 from vision.point_counts import (
@@ -830,12 +830,7 @@ def _ellipses(found: list[tuple[float, ...]]) -> np.ndarray:
 
 
 def _clear_on_the_bar(dice: tuple[DieReading, ...]) -> tuple[DieReading, ...]:
-    """``dice`` without the finds on the bar that are no clear die (cocked, or read less surely than
-    ``READABLE``). The bar holds the cube, centred or pushed to its end, and a cube whose face the reader
-    cannot make out reads as such a find: there, as beyond the field, only a clear die counts. A die
-    that lies on the bar is thrown again whatever it shows, and the die left on the field says so."""
-    return tuple(
-        d
-        for d in dice
-        if d.half is not None or d.outside_field or (d.value is not None and d.confidence >= READABLE)
-    )
+    """``dice`` without the finds on the bar that are no clear die (``dice_verdict.unclear_on_the_bar``:
+    the cube, whose face the reader cannot make out). A die that lies on the bar is thrown again whatever
+    it shows, and the die left on the field says so."""
+    return tuple(d for d in dice if not unclear_on_the_bar(d))

@@ -154,8 +154,11 @@ def find_dice(
     fainter new peaks read the same way (``dice_second_look.looked_for``), and against the calibration's
     still, where it still shows one die, its patches of change on empty points (a die only where the
     careful look reads one, or where the patch lies against the one die). On the board the turn began
-    with, where every look still shows one die lying flat, a smaller patch of change where a die lying
-    against it would lie (``dice_second_look.lying_against``) is reported as an unreadable die.
+    with, and against the calibration's still, where every look still shows one die lying flat, a
+    smaller patch of change where a die lying against it would lie (``dice_second_look.lying_against``)
+    is reported as an unreadable die. A find on the bar that is no clear die
+    (``dice_verdict.unclear_on_the_bar``: the cube pushed to the bar's end) is returned, for the board
+    reader to drop, but is none of the throw's dice for these looks.
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
     shrunk again; ``peaks``, likewise, its ``dice_proposals.window_peaks``: the detector is then not run
     again.
@@ -205,15 +208,39 @@ def find_dice(
             read[i] = die
     readings = [read[i] for i in dice_pairs.one_leaning_die_of_a_pair(read, probs, pairs)]
     if quad is not None and checkers is not None and (same_board or calibration):
-        # a find beyond the field that is no clear die (the cube in a tray) is none of the throw's dice
-        found = [cands[i] for i in kept if i in read]
+        # a find beyond the field that is no clear die (the cube in a tray), or on the bar (the cube at
+        # its end), is none of the throw's dice
+        found = [cands[i] for i in kept if i in read and not dice_verdict.unclear_on_the_bar(read[i])]
         readings += dice_second_look.looked_for(
             image, quad, proposed, found, board, peaks, on_checker_valid, same_board
         )
     if quad is not None:
         readings = dice_pairs.side_faces_dropped(readings, dice_field.die_side(quad))
-    if quad is not None and len(readings) == 1 and dice_second_look.lies_flat_on_the_board(readings[0]):
-        readings = dice_second_look.closer_look(image, quad, readings[0], board, on_checker_valid)
-        if len(readings) == 1 and same_board and checkers is not None:
-            readings += dice_second_look.lying_against(image.shape, quad, proposed, readings[0], board)
+        readings = _looked_at_closer(
+            image, quad, proposed, readings, board, on_checker_valid, same_board or calibration
+        )
     return sorted(readings, key=lambda d: d.center)
+
+
+def _looked_at_closer(
+    image: np.ndarray,
+    quad: np.ndarray,
+    proposed: dice_proposals.Proposals,
+    readings: list[DieReading],
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+    since_still: bool,
+) -> list[DieReading]:
+    """``readings`` with the other die looked for closer where the throw shows one die lying flat on the
+    field (``dice_second_look.closer_look``, then ``lying_against``). An unclear find on the bar (the
+    cube pushed to its end) is no die of the throw: it is kept for the board reader, which drops it, and
+    the die beside it is looked at as a lone die."""
+    thrown = [d for d in readings if not dice_verdict.unclear_on_the_bar(d)]
+    if len(thrown) != 1 or not dice_second_look.lies_flat_on_the_board(thrown[0]):
+        return readings
+    (alone,) = thrown
+    bar = [d for d in readings if d is not alone]
+    seen = dice_second_look.closer_look(image, quad, alone, board, on_checker_valid)
+    if len(seen) == 1 and since_still and board[0] is not None:
+        seen += dice_second_look.lying_against(image.shape, quad, proposed, alone, board)
+    return seen + bar

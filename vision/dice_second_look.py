@@ -28,11 +28,11 @@ UNREAD_SHARE = 0.6
 # ... and beside a die found alone, where this share changed beyond the found die's box: a die lying
 # against it has a quarter of its core inside that box, and one the colour of its point changes less.
 BESIDE_SHARE = 0.4
-# ... and, where the closer look still finds no other die on the board the turn began with, this share:
-# a die the colour of the point it lies on changed a third of that place, a die thrown alone (the other
-# off the board) changed at most 0.28 of it (``bench.semireal``, five seeds). Only as a last resort,
-# as an unreadable die the referee waits on: a lower share in the first looks would take that place for
-# a die before the closer look could read the die lying there.
+# ... and, where the closer look still finds no other die (on the board the turn began with, or against
+# the calibration's still), this share: a die the colour of the point it lies on changed a third of that
+# place, a die thrown alone (the other off the board) changed at most 0.28 of it (``bench.semireal``,
+# five seeds). Only as a last resort, as an unreadable die the referee waits on: a lower share in the
+# first looks would take that place for a die before the closer look could read the die lying there.
 LAST_BESIDE_SHARE = 0.3
 # Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
 # CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
@@ -190,10 +190,11 @@ def lying_against(
     alone: DieReading,
     board: dice_footing.Checkers,
 ) -> list[DieReading]:
-    """Where every look has found one die (``alone``) on the board the turn began with: a patch of
-    change where a die lying against it would lie, of ``LAST_BESIDE_SHARE`` of a die's core or more,
-    reported as an unreadable die with no face, so that the referee waits rather than call "only one die"
-    on a good throw whose other die is the colour of the point it lies on."""
+    """Where every look has found one die (``alone``) on the board the turn began with, or against the
+    calibration's still: a patch of change where a die lying against it would lie, of
+    ``LAST_BESIDE_SHARE`` of a die's core or more, reported as an unreadable die with no face, so that
+    the referee waits rather than call "only one die" on a good throw whose other die is the colour of
+    the point it lies on."""
     x0, y0, x1, _ = alone.box
     found = [dice_model.Candidate(*alone.center, x1 - x0, dice_reads.HOT)]
     checkers = dice_footing.every_slot(board)

@@ -108,3 +108,17 @@ def reading(
         half=half,
         likeliest=likeliest,
     )
+
+
+def unclear_on_the_bar(die: DieReading) -> bool:
+    """Whether ``die`` is a find on the bar that is no clear die: cocked, or read less surely than
+    ``READABLE``. The bar holds the cube, centred or pushed to its end, and a cube whose face the reader
+    cannot make out reads as such a find: there, as beyond the field, only a clear die counts.
+
+    >>> unclear_on_the_bar(DieReading(None, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.4, unreadable=True))
+    True
+    >>> unclear_on_the_bar(DieReading(None, (0.0, 0.0), (0.0, 0.0, 1.0, 1.0), 0.4, half=Half.LEFT))
+    False
+    """
+    clear = die.value is not None and die.confidence >= READABLE
+    return die.half is None and not die.outside_field and not clear
