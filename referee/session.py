@@ -632,6 +632,16 @@ class Session:
         assert obs.reading is not None and self.game is not None
         seen = self._explain(obs.reading, mover)
         w = self.watch
+        if (
+            replay
+            and seen.legal
+            and seen.play
+            and shows(obs.reading, self.options.orientation, self.game.board)
+        ):
+            # the restored position fits what is seen as well as the legal result: the play may not have
+            # been made again yet, and no rule tells the two apart (asked about once it lasts)
+            reason = "the board may still be as it was restored"
+            seen = Explanation(Verdict.UNCLEAR, reason=reason, candidates=(seen.play,))
         if seen.verdict is Verdict.LEGAL:
             self.watch = Watch()
             return self._legal(seen, obs.t)

@@ -126,6 +126,23 @@ def test_illegal_play_is_caught_restored_and_replayed() -> None:
     assert kinds.index("illegal") < kinds.index("restored") < kinds.index("play")
 
 
+def test_a_restored_position_read_doubtfully_is_not_taken_for_the_play_made_again() -> None:
+    """`python -m bench.e2e --games 16 --jobs 2 --seed 29 --drift 0.06 --noise 0.006`, worker seed 1029:
+    light's illegal 2-1 was caught and the position restored. The frame after, the same picture, read a
+    home point doubtfully: it fitted the restored board and one legal 2-1 (3/off), and the referee
+    called that play legal before light had made it. A reading that still fits the restored board is no
+    play made again yet (after a lifted throw, by the rules, a board unchanged is a play: none)."""
+    t = table()
+    opened(t)
+    t.see(moved(START, Side.LIGHT, "13/9 8/7"), frames=3)
+    assert signals(t.see(START, frames=1)) == ["ROLL_OK"]
+    doubt = {"bottom-4": (3, 0.6, (2, 3)), "bottom-6": (5, 0.6, (4, 5)), "bottom-7": (0, 0.6, (0, 2))}
+    assert "READY" not in signals(t.see(START, doubtful=doubt, frames=5))
+    legal = after(START, Side.LIGHT, (3, 1), "8/5 6/5")
+    assert signals(t.see(legal)) == ["READY"]
+    assert t.session.board == legal
+
+
 def test_doubtful_reading_is_never_called_illegal() -> None:
     t = table()
     opened(t)
