@@ -641,6 +641,10 @@ class Bench:
             answer = yield from self.round_the_rolls(Shot(after, frames=1), replayed)
         if restored is None or answer is None or answer.signal == Signal.ILLEGAL:
             self.tally.legal["stall" if answer is None else "illegal"] += 1
+            what = "without a verdict" if answer is None else f"{answer.signal}"
+            if restored is None:
+                what += ", the position restored not seen"
+            self.trace(f"the legal play made again after an illegal one left {what} (heard {self.heard})")
             self.resync(after, mover.other)
             return None
         self.tally.legal["legal"] += 1
