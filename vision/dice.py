@@ -234,9 +234,11 @@ def _looked_at_closer(
     """``readings`` with the other die looked for closer where the throw shows one die lying flat on the
     field (``dice_second_look.closer_look``, then ``lying_against``). An unclear find on the bar (the
     cube pushed to its end) is no die of the throw: it is kept for the board reader, which drops it, and
-    the die beside it is looked at as a lone die."""
-    thrown = [d for d in readings if not dice_verdict.unclear_on_the_bar(d)]
-    if len(thrown) != 1 or not dice_second_look.lies_flat_on_the_board(thrown[0]):
+    the die beside it is looked at as a lone die. A throw that shows only such a find is looked at around
+    it (the other die may lie against it), and beside a die that leans, even on the bar, nothing is
+    looked for (the throw is thrown again whatever else lies there)."""
+    thrown = [d for d in readings if not dice_verdict.unclear_on_the_bar(d)] or readings
+    if len(thrown) != 1 or not all(dice_second_look.lies_flat_on_the_board(d) for d in readings):
         return readings
     (alone,) = thrown
     bar = [d for d in readings if d is not alone]
