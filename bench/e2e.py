@@ -625,6 +625,8 @@ class Bench:
             self.unnamed(after, mover)
             return None
         self.tally.illegal[{Signal.ILLEGAL: "caught", None: "stall"}.get(got, "passed")] += 1
+        if got is None:
+            self.trace(f"an illegal play left without a verdict (heard {self.heard})")
         if got not in (Signal.ILLEGAL, None):
             wanted = after.layout(self.orientation).to_json()
             shown = wrong.layout(self.orientation).to_json()
