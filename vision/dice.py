@@ -207,7 +207,9 @@ def find_dice(
         if die is not None:
             read[i] = die
     readings = [read[i] for i in dice_pairs.one_leaning_die_of_a_pair(read, probs, pairs)]
-    if quad is not None and checkers is not None and (same_board or calibration):
+    # what arrived since a still, on a known board, is looked at again where the first reads missed it
+    looks_again = checkers is not None and (same_board or calibration)
+    if quad is not None and looks_again:
         # a find beyond the field that is no clear die (the cube in a tray), or on the bar (the cube at
         # its end), is none of the throw's dice
         found = [cands[i] for i in kept if i in read and not dice_verdict.unclear_on_the_bar(read[i])]
@@ -216,9 +218,7 @@ def find_dice(
         )
     if quad is not None:
         readings = dice_pairs.side_faces_dropped(readings, dice_field.die_side(quad))
-        readings = _looked_at_closer(
-            image, quad, proposed, readings, board, on_checker_valid, same_board or calibration
-        )
+        readings = _looked_at_closer(image, quad, proposed, readings, board, on_checker_valid, looks_again)
     return sorted(readings, key=lambda d: d.center)
 
 
@@ -229,20 +229,20 @@ def _looked_at_closer(
     readings: list[DieReading],
     board: dice_footing.Checkers,
     on_checker_valid: bool,
-    since_still: bool,
+    looks_again: bool,
 ) -> list[DieReading]:
     """``readings`` with the other die looked for closer where the throw shows one die lying flat on the
-    field (``dice_second_look.closer_look``, then ``lying_against``). An unclear find on the bar (the
-    cube pushed to its end) is no die of the throw: it is kept for the board reader, which drops it, and
-    the die beside it is looked at as a lone die. A throw that shows only such a find is looked at around
-    it (the other die may lie against it), and beside a die that leans, even on the bar, nothing is
-    looked for (the throw is thrown again whatever else lies there)."""
+    field (``dice_second_look.closer_look``, then, with ``looks_again``, ``lying_against``). An unclear
+    find on the bar (the cube pushed to its end) is no die of the throw: it is kept for the board reader,
+    which drops it, and the die beside it is looked at as a lone die. A throw that shows only such a
+    find is looked at around it (the other die may lie against it), and beside a die that leans, even on
+    the bar, nothing is looked for (the throw is thrown again whatever else lies there)."""
     thrown = [d for d in readings if not dice_verdict.unclear_on_the_bar(d)] or readings
     if len(thrown) != 1 or not all(dice_second_look.lies_flat_on_the_board(d) for d in readings):
         return readings
     (alone,) = thrown
     bar = [d for d in readings if d is not alone]
     seen = dice_second_look.closer_look(image, quad, alone, board, on_checker_valid)
-    if len(seen) == 1 and since_still and board[0] is not None:
+    if len(seen) == 1 and looks_again:
         seen += dice_second_look.lying_against(image.shape, quad, proposed, alone, board)
     return seen + bar
