@@ -285,6 +285,26 @@ def test_a_doubted_die_on_the_board_is_read_at_other_sizes_too(monkeypatch) -> N
     assert np.allclose(dice_reads.read(frame.image, cands), eight, atol=1e-5)
 
 
+def test_a_die_looked_at_again_is_read_upright_and_turned(monkeypatch) -> None:
+    """``dice_reads.read`` on a board: a die whose first look is not sure is read as two looks, the upright
+    first look and the turned one (``dice_model.read``'s default), without reading the upright crop twice."""
+    from vision import dice_model, dice_reads
+
+    frame = rendered((DieSpec(5, 0.3, 0.5, 10.0), DieSpec(2, 0.7, 0.5, 35.0, colour="red")), seed=4)
+    cands = [
+        dice_model.Candidate(t.center[0], t.center[1], ((t.box[2] - t.box[0]) + (t.box[3] - t.box[1])) / 2, 1)
+        for t in frame.dice
+    ]
+    upright = dice_model.read(frame.image, cands, turns=1, on_board=True)
+    turned = dice_model.read(frame.image, cands, on_board=True, first_turn=1)
+    two = dice_model.read(frame.image, cands, on_board=True)
+    assert not np.allclose(upright, turned, atol=1e-4)
+    assert np.allclose(two, (upright + turned) / 2, atol=1e-5)
+    monkeypatch.setattr(dice_reads, "SURE_READ", 1.01)  # every die read again
+    monkeypatch.setattr(dice_reads, "LOOK_AGAIN", 0.0)  # ... and left at two looks
+    assert np.allclose(dice_reads.read(frame.image, cands), two, atol=1e-5)
+
+
 def test_a_photographs_unsure_dice_are_read_at_other_sizes_too(monkeypatch) -> None:
     """``dice_reads.read_carefully``: eight looks at the detected size; a die they leave unsure is read at
     every one of ``PHOTO_SCALES`` and its looks averaged, a sure one keeps its eight."""

@@ -105,6 +105,7 @@ def read(
     scales: tuple[float, ...] = (1.0,),
     mirror: bool = False,
     on_board: bool = False,
+    first_turn: int = 0,
 ) -> np.ndarray:
     """Class probabilities (N, 8) for each candidate: 0 "not a die", 1..6 the top face, 7 cocked.
 
@@ -113,17 +114,18 @@ def read(
     averaged: the detector's size is rough, and a face read the same way whichever way up (a die's
     faces look the same in a mirror) is a surer read. ``on_board``: the dice lie on a calibrated
     board (the board reader reads them, and the second board reader too from ``CAREFUL_TURNS`` turns:
-    ``agreed``), else in a photograph.
+    ``agreed``), else in a photograph. ``first_turn``: the turns below it are left out (the caller has
+    read them), so that ``read(..., first_turn=1)`` is the default's turned look alone.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
     crops = [
         crop(image, c.x, c.y, c.side * f, angle=k * 90.0 / turns)
         for c in candidates
-        for k in range(turns)
+        for k in range(first_turn, turns)
         for f in scales
     ]
-    looks = turns * len(scales)
+    looks = (turns - first_turn) * len(scales)
     if mirror:
         crops = [v for c in crops for v in (c, c[:, ::-1])]
         looks *= 2

@@ -104,7 +104,9 @@ def looked_at(image: np.ndarray, cands: list[dice_model.Candidate]) -> tuple[np.
     probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
     if again:
-        probs[again] = dice_model.read(image, [cands[i] for i in again], on_board=True)
+        # two looks, as ``dice_model.read`` takes them by default: the upright one is the first look
+        turned = dice_model.read(image, [cands[i] for i in again], on_board=True, first_turn=1)
+        probs[again] = (probs[again] + turned) / 2
 
     close = [i for i in again if _in_doubt(probs[i])]
     return closely(image, cands, probs, close), set(close)
