@@ -18,6 +18,7 @@ from referee.throws import Call
 from synthetic.pasted import Cutout, held_out_dice
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
 from vision.board_reader import BoardReader
+from vision.reading import BoardReading
 
 
 @lru_cache(maxsize=1)
@@ -37,6 +38,15 @@ def bench_throw(
     its own stream of random numbers) and the referee's call on it, the thrown position confirmed: *in
     a game* (``in_game``: knowing the settled frame the turn began with) or as *a first throw* (knowing
     only the calibration frame). ``jpeg`` False: the frames as ``--raw`` throws them, uncompressed."""
+    t, throw, reading = bench_reading(shared_data, seed, n, in_game, jpeg)
+    board = Board.from_layout(t.layout, t.orientation)
+    return t, throw, throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
+
+
+def bench_reading(
+    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True
+) -> tuple[RealTable, Throw, BoardReading]:
+    """Throw ``n`` of a seed as ``bench_throw`` makes it, and the board reader's reading of it."""
     cams = _cameras(shared_data / "real-boards")
     cam = cams[n % len(cams)]
     t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
@@ -47,6 +57,4 @@ def bench_throw(
     if in_game:
         reader.read(before, expected=t.layout)
         still = reader.turn_still(before)
-    reading = reader.read(frame, expected=t.layout, before=still)
-    board = Board.from_layout(t.layout, t.orientation)
-    return t, throw, throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
+    return t, throw, reader.read(frame, expected=t.layout, before=still)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from real_throw_fixtures import bench_throw
+from real_throw_fixtures import bench_reading, bench_throw
 
-from referee.throws import SURE_ROLL, CallKind
+from referee.throws import SURE_ROLL, CallKind, surely_read
 from vision import dice_reads
 
 
@@ -28,3 +28,22 @@ def test_a_die_one_look_misreads_is_read_again(shared_data: Path, monkeypatch, s
         assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [1, 2]), call
     else:
         assert (call.kind, call.dice) == (CallKind.ROLL, (2, 2)), call
+
+
+@pytest.mark.parametrize("sure_read", [dice_reads.SURE_READ, SURE_ROLL])
+def test_a_face_one_look_reads_barely_surely_is_looked_at_again(
+    shared_data: Path, monkeypatch, sure_read: float
+) -> None:
+    """`python -m bench.semireal --seed 2`, throw 201: a 3-3 lying flat, one 3 a dark red see-through die.
+    One upright look reads it as a 1 at about 0.91, just over `SURE_ROLL`: kept from that look, the roll
+    was 1-3 read surely, and a legal play of 3-3 would have been called illegal. A second look gives the 1
+    about half; the die is not read surely, so a play of its other faces is asked about."""
+    monkeypatch.setattr(dice_reads, "SURE_READ", sure_read)
+    t, throw, reading = bench_reading(shared_data, 2, 201, in_game=True)
+    assert (throw.kind, throw.values) == ("flat", (3, 3))
+    faces = sorted(d.value or 0 for d in reading.dice)
+    assert faces == [1, 3]  # the misread itself is the value reader's
+    if sure_read > SURE_ROLL:
+        assert sorted(surely_read(reading.dice), key=str) == [3, None]
+    else:
+        assert sorted(surely_read(reading.dice), key=str) == [1, 3]
