@@ -432,9 +432,16 @@ class Bench:
         verdicts = (Signal.READY, Signal.ILLEGAL, Signal.GAME_OVER, Signal.ROLL_OK)
         answer, lifted = yield from self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
         heard = self.heard
-        if early and answer is None and Signal.CANNOT_SEE in heard:
+        if (
+            early
+            and answer is None
+            and Signal.CANNOT_SEE in heard
+            and self.session.played_roll_question is None
+        ):
             # the early dice hide a point the referee needs, and it asked for a clear view: the
-            # opponent takes them up (the verdict's time counts among those the table was asked for)
+            # opponent takes them up (the verdict's time counts among those the table was asked for).
+            # Asked which roll the play was (the mover's throw was not read), the players answer that
+            # instead, below, and the early dice stay where they lie, to be called
             self.asked = True
             yield from self.show(Shot(after, hands=(HandAt(0.5, 1.0 - y),), frames=1))
             answer, _ = yield from self.show(Shot(after, frames=4), until=verdicts)
