@@ -187,6 +187,7 @@ class Bench:
         self.thrown: tuple[int, int] | None = None  # the roll of the throw that counted last
         self.playing_on = False  # the players play a throw the referee could not read
         self.heard: list[Signal] = []  # every signal of the last shot
+        self.said: list[Say] = []  # ... and what the referee said with each
 
     # ---- feeding the referee ----------------------------------------------------------------------
 
@@ -211,7 +212,7 @@ class Bench:
         first_t = self.index / self.table.fps
         k = 0
         answer = None
-        self.heard = []
+        self.heard, self.said = [], []
         self.shot = shot
         still: Frame | None = None
         while k < n or (until and answer is None and k < n + WAIT):
@@ -227,6 +228,7 @@ class Bench:
             yield frame
             says = self.loop.said
             self.heard += [say.signal for say in says if say.signal]
+            self.said += [say for say in says if say.signal]
             self.tally.decisions += [
                 f"seed {self.seed} frame {frame.index}: {say.signal.name if say.signal else '-'}: {say.text}"
                 for say in says
@@ -422,16 +424,26 @@ class Bench:
         y = 0.7 if mover is Side.LIGHT else 0.3
         yield from self.show(Shot(after, dice=dice_at, hands=(HandAt(0.5, y),), frames=1))
         thrown: tuple[DieAt, ...] = ()
+        verdicts = (Signal.READY, Signal.ILLEGAL, Signal.GAME_OVER, Signal.ROLL_OK)
+        said_early: list[Say] = []
         if early:
             half = self.orientation.throwing_half(mover.other)
             thrown = self.dice_at(half, self.roll())
             yield from self.show(Shot(after, dice=dice_at, hands=(throwing_hand(half),), frames=1))
+            said_early += self.said
             yield from self.show(Shot(after, dice=dice_at + thrown, frames=3))
+            said_early += self.said
         yield from self.show(Shot(after, dice=thrown, hands=(HandAt(0.5, y),), frames=1))
+        said_early += self.said
         self.asked = False
-        verdicts = (Signal.READY, Signal.ILLEGAL, Signal.GAME_OVER, Signal.ROLL_OK)
         answer, lifted = yield from self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
         heard = self.heard
+        given = next((say for say in said_early if say.signal in verdicts), None)
+        if answer is None and given is not None:
+            # the verdict came before the dice were lifted: a play on a throw not read, named and
+            # confirmed while the early dice settled (no latency from the lifting to count)
+            answer, lifted = given, -1.0
+            heard = [say.signal for say in said_early if say.signal] + heard
         if (
             early
             and answer is None
@@ -449,7 +461,7 @@ class Bench:
         if answer is None and self.playing_on:
             answer = yield from self.round_the_rolls(Shot(after, dice=thrown, frames=1), verdicts)
             heard += self.heard
-        if answer is not None:
+        if answer is not None and lifted >= 0.0:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
         if early and answer is not None:
             # the referee says the early throw does not count with its verdict: a play left without one
