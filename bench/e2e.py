@@ -439,11 +439,11 @@ class Bench:
         answer, lifted = yield from self.show(Shot(after, dice=thrown, frames=4), until=verdicts)
         heard = self.heard
         given = next((say for say in said_early if say.signal in verdicts), None)
-        if answer is None and given is not None:
+        before_lifting = answer is None and given is not None
+        if before_lifting:
             # the verdict came before the dice were lifted: a play on a throw not read, named and
             # confirmed while the early dice settled (no latency from the lifting to count)
-            answer, lifted = given, -1.0
-            heard = [say.signal for say in said_early if say.signal] + heard
+            answer, heard = given, [say.signal for say in said_early if say.signal] + heard
         if (
             early
             and answer is None
@@ -461,7 +461,7 @@ class Bench:
         if answer is None and self.playing_on:
             answer = yield from self.round_the_rolls(Shot(after, dice=thrown, frames=1), verdicts)
             heard += self.heard
-        if answer is not None and lifted >= 0.0:
+        if answer is not None and not before_lifting:
             (self.tally.latency_asked if self.asked else self.tally.latency).append(self.answer_t - lifted)
         if early and answer is not None:
             # the referee says the early throw does not count with its verdict: a play left without one

@@ -17,9 +17,9 @@ DIE_PROBABILITY = 0.8
 REJECTED = 2 * (1 - DIE_PROBABILITY)
 # A first look this sure of one class is not looked at again, and a face read so is taken as the roll
 # without asking (``referee.throws.SURE_ROLL``, 0.9). One look must be surer than the roll needs: on a
-# die unlike those the reader learned, one look can give another face 0.9 that two looks give half that
-# (a dark red see-through 3 read as a 1 at 0.91, then at 0.53). A face one look reads less surely gets
-# the looks any doubt gets.
+# die unlike those the reader learned, one look can give a wrong face 0.9 and two looks half that (a
+# dark red see-through 3 read as a 1 at 0.91, then at 0.53). A face one look reads less surely gets the
+# looks any doubt gets.
 SURE_READ = 0.95
 # A die whose likeliest face two looks give less than this share of its die probability is read eight
 # ways (four turns, each mirrored), and those decide: a face two looks doubt is misread more often than
