@@ -446,13 +446,14 @@ def test_a_face_read_below_readable_is_named_where_a_die_has_the_pixels(tables, 
         ),
     ],
 )
-def test_a_half_of_a_pair_read_at_readable_is_asked_about(tables, dice, name, throw, faces, asked) -> None:
-    """Two dice lying together, one of them read between ``READABLE`` and ``PAIR_READABLE``: too unsure
-    for its face to count with the other die's edge in its crop, sure enough to name. The table is asked
-    about the faces (from bench.semireal's seeds 1 and 3, where the referee waited on every render but
-    one)."""
+def test_a_half_of_a_pair_in_doubt_is_named_rightly(tables, dice, name, throw, faces, asked) -> None:
+    """Two dice lying together (from bench.semireal's seeds 1 and 3, where the referee once waited on
+    every render but one). The value reader reads one of them between ``READABLE`` and
+    ``PAIR_READABLE``, the rest of its belief on "cocked": the other die's edge in its crop. The flags
+    network finds it flat, so it is read by its flat faces alone and the roll is called (a face still
+    below ``PAIR_READABLE`` would be asked about). Either way the numbers named are the throw's."""
     table, reader = tables[name]
     calls = _calls(table, reader, throw, _cutouts(dice, faces))
-    questions = [numbers for kind, numbers, _ in calls if kind is CallKind.ASK]
-    assert len(questions) >= asked
-    assert all(numbers == sorted(throw.values) for numbers in questions)
+    named = [numbers for kind, numbers, _ in calls if kind in (CallKind.ROLL, CallKind.ASK)]
+    assert len(named) >= asked
+    assert all(numbers == sorted(throw.values) for numbers in named)

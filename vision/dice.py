@@ -137,10 +137,13 @@ def find_dice(
     least (``dice_reads.closely``). A cocked die and a die too unclear to read have ``value`` None; so
     has a die the flags network sees cocked while the value reader plainly reads a face (flagged
     ``unreadable``, with that face as ``likeliest``: the referee asks the table), and one lying within
-    ``dice_pairs.CROPPED_IN`` die sides of another die unless the value reader, too, finds "cocked"
-    likelier than every face (the other die's edge in the crops looks like a lean). Where more than two
-    dice are read, a find with no face lying within ``dice_pairs.CROPPED_IN`` die sides of a die
-    that leans is its side face, and dropped, as is a find that leans lying as near a surer one.
+    ``dice_pairs.CROPPED_IN`` die sides of another die unless the flags network is sure of the lean
+    (``dice_verdict.CROWDED_LEAN``) and the value reader, too, finds "cocked" likelier than every face
+    (the other die's edge in the crops looks like a lean), and such a die the flags network is sure lies
+    flat (``dice_verdict.CROWDED_FLAT``) is read by its flat faces alone, whatever "cocked" the value
+    reader gives it. Where more than two dice are read, a find with no face lying within
+    ``dice_pairs.CROPPED_IN`` die sides of a die that leans is its side face, and dropped, as is a find
+    that leans lying as near a surer one.
     With a ``still`` (``vision.arrivals``: the field's window before the throw) only what arrived since
     can be a die: what changed, or, when the still shows
     the same checkers as the frame (``same_board``: the settled frame the turn began with), a hot

@@ -204,6 +204,23 @@ def cocked_odds(p: np.ndarray) -> float:
     return math.log(float(p[7]) + 1e-4) - math.log(float(p[1:7].max()) + 1e-4)
 
 
+def as_flat(p: np.ndarray) -> np.ndarray:
+    """The class probabilities ``p`` of a die known to lie flat: its share of "cocked" given to the flat
+    faces in proportion, so that each face is read as likely as the faces alone make it (the share of
+    "not a die" kept).
+
+    >>> as_flat(np.array([0.1, 0.2, 0.1, 0, 0, 0, 0, 0.6])).round(2).tolist()
+    [0.1, 0.6, 0.3, 0.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    faces = float(p[1:7].sum())
+    if faces <= 0.0:
+        return p
+    out = p.copy()
+    out[1:7] *= (faces + float(p[7])) / faces
+    out[7] = 0.0
+    return out
+
+
 def leaning_in_photo(probs: np.ndarray) -> list[bool]:
     """Which dice of a photograph with no field are cocked: the reader finds "cocked" likelier than any
     single flat face (on a field, ``vision.dice_flags`` judges instead)."""

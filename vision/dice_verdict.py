@@ -31,6 +31,15 @@ PAIR_READABLE = 0.7
 # network alike: on real dice thrown on the boards such counts agreed with the network's face as often
 # when it was wrong as when it was right. The face is then asked about instead.
 CONFIRMING_PIPS = 3
+# A die lying against another: the other die's edge and side in its crop look like a lean to the value
+# reader (a rendered pair of flat dice gets 0.4 to 0.8 of its belief on "cocked"), so the flags network,
+# judging the die in the board plane, decides where it is sure. Under CROWDED_FLAT the die lies flat and
+# its face is read among the flat faces alone; it leans only from CROWDED_LEAN (and where the value
+# reader finds "cocked" likelier than every face). The network's P seldom lies between the two; a
+# leaning die propped against the other can lie there (0.16 to 0.21 for a rendered one), and such a die
+# keeps the value reader's doubt (flat) or is asked about (a lean).
+CROWDED_FLAT = 0.1
+CROWDED_LEAN = 0.9
 
 
 def reading(
@@ -49,14 +58,26 @@ def reading(
     other: its face counts only when surely read (``PAIR_READABLE``); an unsure one is asked about
     where it is read at ``READABLE`` or more, or the flags network sees it lean (the table is asked
     whether every die lies flat), and waited on otherwise. ``crowded``:
-    another die lies within ``dice_pairs.CROPPED_IN`` die sides (as the two of a pair do).
+    another die lies within ``dice_pairs.CROPPED_IN`` die sides (as the two of a pair do). Such a die (or
+    a half of a pair) that the flags network is sure lies flat (``CROWDED_FLAT``) is read by its flat
+    faces alone (``dice_reads.as_flat``): the other die's edge in its crop looks to the value reader like
+    a lean. One it sees lean leans only where it is sure of it (``CROWDED_LEAN``) and the value reader
+    finds "cocked" likelier than every face; otherwise the table is asked whether it lies flat.
     ``few_pixels``: the field gives a die fewer than ``CLEAR_DIE_PX`` pixels, and a face read below
     ``READABLE`` is not named."""
-    if (half_of_a_pair or crowded) and look.cocked and dice_reads.cocked_odds(p) <= 0.0:
+    if (
+        (half_of_a_pair or crowded)
+        and look.cocked
+        and (dice_reads.cocked_odds(p) <= 0.0 or look.p_cocked < CROWDED_LEAN)
+    ):
         # the other die's edge and side beside a flat die look like a lean to the flags network: unless
-        # the value reader, too, finds "cocked" likelier than every face, the table is asked about the
-        # face, and never told to throw again on that look alone
+        # it is sure of the lean and the value reader, too, finds "cocked" likelier than every face, the
+        # table is asked about the face, and never told to throw again on that look alone
         look = replace(look, cocked=False, doubtful=True)
+    elif (half_of_a_pair or crowded) and look.p_cocked < CROWDED_FLAT:
+        # the other way round: the flags network is sure the die lies flat, so the "cocked" the value
+        # reader sees is the other die in its crop
+        p = dice_reads.as_flat(p)
     value = dice_reads.likeliest_face(p)
     die_p = 1.0 - float(p[0])
     confidence = look.p_cocked if look.cocked else float(p[value]) / die_p
