@@ -65,16 +65,13 @@ def reading(
     finds "cocked" likelier than every face; otherwise the table is asked whether it lies flat.
     ``few_pixels``: the field gives a die fewer than ``CLEAR_DIE_PX`` pixels, and a face read below
     ``READABLE`` is not named."""
-    if (
-        (half_of_a_pair or crowded)
-        and look.cocked
-        and (dice_reads.cocked_odds(p) <= 0.0 or look.p_cocked < CROWDED_LEAN)
-    ):
+    against_another = half_of_a_pair or crowded
+    if against_another and look.cocked and (dice_reads.cocked_odds(p) <= 0.0 or look.p_cocked < CROWDED_LEAN):
         # the other die's edge and side beside a flat die look like a lean to the flags network: unless
         # it is sure of the lean and the value reader, too, finds "cocked" likelier than every face, the
         # table is asked about the face, and never told to throw again on that look alone
         look = replace(look, cocked=False, doubtful=True)
-    elif (half_of_a_pair or crowded) and look.p_cocked < CROWDED_FLAT:
+    elif against_another and look.p_cocked < CROWDED_FLAT:
         # the other way round: the flags network is sure the die lies flat, so the "cocked" the value
         # reader sees is the other die in its crop
         p = dice_reads.as_flat(p)
