@@ -71,3 +71,16 @@ def test_the_commands_refuse_a_cut_off_photograph(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "cut.jpg: the JPEG is cut off" in err[0]
     assert not Path("p.profile").exists()
+
+
+def test_dice_names_a_missing_photograph_once_and_reads_the_rest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cv2.imwrite("table.png", picture())
+    assert main(["dice", "gone.jpg", "table.png"]) == 1
+    out, err = capsys.readouterr()
+    assert err.strip() == "referee dice: gone.jpg: no such file"
+    lines = out.strip().splitlines()
+    assert lines[0] == "error: gone.jpg: no such file"
+    assert lines[1].startswith("table.png: ")

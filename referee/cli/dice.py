@@ -72,9 +72,14 @@ def _load(path: str) -> np.ndarray:
     return read_image(path)
 
 
+def _named(path: str, error: str) -> str:
+    """``error`` with the image it is about named once (an unreadable file's message names it already)."""
+    return error if error.startswith(f"{path}:") else f"{path}: {error}"
+
+
 def _text(path: str, data: dict[str, Any]) -> str:
     if "error" in data:
-        return f"{path}: error: {data['error']}"
+        return f"error: {_named(path, data['error'])}"
     parts = []
     for d in data["dice"]:
         what = "?" if d["value"] is None else str(d["value"]) + ("?" if "unreadable" in d["flags"] else "")
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
             except ValueError as e:
                 data["error"] = str(e)
         if "error" in data:
-            print(f"referee dice: {path}: {data['error']}", file=sys.stderr)
+            print(f"referee dice: {_named(path, data['error'])}", file=sys.stderr)
             status = 1
         print(json.dumps(data) if args.json else _text(path, data), flush=True)
     return status
