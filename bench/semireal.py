@@ -45,6 +45,12 @@ Frames as a Pi camera hands them over (``--raw``): each frame is otherwise JPEG-
 80 to 95) and decoded, as a webcam's MJPEG stream reaches OpenCV; picamera2 hands over uncompressed
 arrays. A throw is the same throw either way.
 
+Another set of dice (``--light-dice``): each held-out die turned light for dark inside its outline
+(``synthetic.pasted.lightness_turned``: CIE L* to 100 - L*, hue and saturation kept), so the dark dice
+with white pips become ivory ones with dark pips, the commonest set at a real table, and the photographs'
+few white dice dark ones. The throws are the same throws, the dice turned. A guess at another set, not
+another set: a turned see-through die is a pale one with faint pips.
+
 A camera with more pixels on a die (``--zoom Z``): each board photograph, its labels and its calibration
 are enlarged Z times first, so the dice are pasted Z times larger (from photographs whose dice are about
 40 px, so sharper than at the photographs' own scale, where a die is 20 to 29 px). The board itself is
@@ -87,11 +93,14 @@ BOARDS, DICE = DATA / "real-boards", DATA / "real-dice"
 MODES = ("in a game", "first throw")
 
 
-def held_out_dice(half: str = "all") -> dict[int, list[Cutout]]:
+def held_out_dice(half: str = "all", turned: bool = False) -> dict[int, list[Cutout]]:
     """The dice of the photographs the networks never trained on, by face: all of them, or ``half``
-    "A" or "B", every other die of each photograph (two halves with the same kinds of dice)."""
+    "A" or "B", every other die of each photograph (two halves with the same kinds of dice). ``turned``:
+    each die turned light for dark (``pasted.turned_light_for_dark``), another set of dice."""
     labels = DICE / "labels.csv"
     dice = pasted.cutouts(labels, DICE / "images", pasted.held_out(labels))
+    if turned:
+        dice = pasted.turned_light_for_dark(dice)
     if half == "all":
         return pasted.by_face(dice)
     nth: Counter[str] = Counter()
@@ -261,6 +270,12 @@ def main(argv: list[str] | None = None) -> int:
         "--dice", choices=("all", "A", "B"), default="all", help="throw every held-out die, or half of them"
     )
     parser.add_argument(
+        "--light-dice",
+        action="store_true",
+        help="each die turned light for dark (CIE L* to 100 - L*, hue kept): ivory dice with dark pips "
+        "where the photographs' are dark, as bench.dice_unlike's look of that name",
+    )
+    parser.add_argument(
         "--teach",
         type=Path,
         help="write the dice these throws teach here (a new folder), as `referee taught` does",
@@ -294,7 +309,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"real data not present ({DATA}): skipped")
         return 0
     began = time.perf_counter()
-    dice = held_out_dice(args.dice)
+    dice = held_out_dice(args.dice, args.light_dice)
     boards, readers = tables(args.zoom)
     lessons: list[tuple[str, int, bytes]] = []
     wrong_lessons = 0
@@ -367,7 +382,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{args.throws} throws on {len(boards)} real boards "
         f"({', '.join(f'{b.name} {b.die_side():.0f} px a die' for b in boards)}), "
-        f"{sum(len(v) for v in dice.values())} real dice never trained on ({args.dice}), "
+        f"{sum(len(v) for v in dice.values())} real dice never trained on ({args.dice}"
+        f"{', turned light for dark' if args.light_dice else ''}), "
         f"{'uncompressed frames' if args.raw else 'JPEG frames'}, "
         f"{time.perf_counter() - began:.0f} s"
     )

@@ -20,8 +20,8 @@ blur; shrunk as a camera shrinks it (each pixel the mean of what it covers, so s
 from __future__ import annotations
 
 import csv
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -328,6 +328,12 @@ def lightness_turned(image: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
     lab[..., 0] = 255 - lab[..., 0]
     return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def turned_light_for_dark(dice: Iterable[Cutout]) -> list[Cutout]:
+    """Each cut-out of ``dice`` turned light for dark (``lightness_turned``): another set of dice, pale
+    with dark pips where the photographs' are dark with light pips."""
+    return [replace(d, image=lightness_turned(d.image)) for d in dice]
 
 
 def light_for_dark(image: np.ndarray, dice: Collection[Cutout]) -> np.ndarray:

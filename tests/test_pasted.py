@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from synthetic.pasted import Cutout, cutouts, labelled, light_for_dark, paste
+from synthetic.pasted import Cutout, cutouts, labelled, light_for_dark, paste, turned_light_for_dark
 
 TABLE = (175, 180, 182)  # the grey table of the dice photographs (BGR)
 
@@ -111,3 +111,15 @@ def test_a_die_turned_light_for_dark_in_its_photograph_leaves_the_table_as_it_wa
     table = np.ones(image.shape[:2], bool)
     table[y : y + h, x : x + w] = False
     assert np.array_equal(light[table], image[table])
+
+
+def test_a_cut_out_die_turned_light_for_dark_keeps_its_face_and_outline(tmp_path: Path) -> None:
+    """``turned_light_for_dark`` (``bench.semireal --light-dice``) gives each cut-out die pale for dark,
+    its face, outline and place in its photograph as they were."""
+    _photograph(tmp_path, turn=20.0)
+    red = next(c for c in cutouts(tmp_path / "labels.csv", tmp_path / "images") if c.value == 3)
+    (pale,) = turned_light_for_dark([red])
+    x, y = 75 - red.at[0], 120 - red.at[1]  # a point of the red die's body, in the cut-out
+    assert int(red.image[y, x].mean()) < 100 < int(pale.image[y, x].mean())
+    assert (pale.value, pale.side, pale.at) == (red.value, red.side, red.at)
+    assert np.array_equal(pale.alpha, red.alpha)
