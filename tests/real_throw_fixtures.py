@@ -15,7 +15,7 @@ from referee.cli.read import throw_call
 from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import Call
-from synthetic.pasted import Cutout, held_out_dice
+from synthetic.pasted import Cutout, held_out_dice, turned_light_for_dark
 from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
 from vision.board_reader import BoardReader
 from vision.reading import BoardReading
@@ -26,25 +26,29 @@ def _cameras(boards: Path) -> list[Labelled]:
     return labelled_cameras(boards)
 
 
-@lru_cache(maxsize=1)
-def _held_out(dice: Path) -> dict[int, list[Cutout]]:
-    return held_out_dice(dice / "labels.csv", dice / "images")
+@lru_cache(maxsize=2)
+def _held_out(dice: Path, pale: bool = False) -> dict[int, list[Cutout]]:
+    by_face = held_out_dice(dice / "labels.csv", dice / "images")
+    if pale:  # as ``--light-dice`` turns them
+        by_face = {v: turned_light_for_dark(cs) for v, cs in by_face.items()}
+    return by_face
 
 
 def bench_throw(
-    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True
+    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True, pale: bool = False
 ) -> tuple[RealTable, Throw, Call]:
     """Throw ``n`` of ``python -m bench.semireal --seed SEED`` (its table, as the bench picks it, and
     its own stream of random numbers) and the referee's call on it, the thrown position confirmed: *in
     a game* (``in_game``: knowing the settled frame the turn began with) or as *a first throw* (knowing
-    only the calibration frame). ``jpeg`` False: the frames as ``--raw`` throws them, uncompressed."""
-    t, throw, reading = bench_reading(shared_data, seed, n, in_game, jpeg)
+    only the calibration frame). ``jpeg`` False: the frames as ``--raw`` throws them, uncompressed;
+    ``pale``: the dice turned light for dark, as ``--light-dice`` throws them."""
+    t, throw, reading = bench_reading(shared_data, seed, n, in_game, jpeg, pale)
     board = Board.from_layout(t.layout, t.orientation)
     return t, throw, throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
 
 
 def bench_reading(
-    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True
+    shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True, pale: bool = False
 ) -> tuple[RealTable, Throw, BoardReading]:
     """Throw ``n`` of a seed as ``bench_throw`` makes it, and the board reader's reading of it."""
     cams = _cameras(shared_data / "real-boards")
@@ -52,7 +56,7 @@ def bench_reading(
     t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
     rng = np.random.default_rng([seed, n])
     throw = make_throw(t, rng)
-    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice"), rng, jpeg=jpeg)
+    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice", pale), rng, jpeg=jpeg)
     still = None
     if in_game:
         reader.read(before, expected=t.layout)

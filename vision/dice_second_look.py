@@ -34,12 +34,13 @@ BESIDE_SHARE = 0.4
 # five seeds). Only as a last resort, as an unreadable die the referee waits on: a lower share in the
 # first looks would take that place for a die before the closer look could read the die lying there.
 LAST_BESIDE_SHARE = 0.3
-# Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at
-# CLOSER_SCALE times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
+# Where a throw shows one die, the detector looks again within CLOSER_WINDOW die sides of it at each of
+# CLOSER_SCALES times its scale, and reads at most CLOSER_PEAKS of its peaks down to CLOSER_HEAT (a dark
 # die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
 # found die than CLOSER_APART sides is that die's own, and two such, ``dice_pairs.PAIR_APART`` apart, may
-# be the halves of two dice seen as one.
-CLOSER_SCALE = 1.5
+# be the halves of two dice seen as one. A faint die's peak comes and goes as the detector's cells fall
+# on it: a die it misses at one scale it often sees at the other.
+CLOSER_SCALES = (1.5, 1.75)
 CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
 CLOSER_HEAT = 0.15
@@ -63,10 +64,10 @@ def closer_look(
     board: dice_footing.Checkers,
     on_checker_valid: bool,
 ) -> list[DieReading]:
-    """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALE``
+    """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALES``
     times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is two of its cells
-    across, and two dice lying together often make one peak. Where the finer look peaks twice on the
-    found die, at least ``dice_pairs.PAIR_APART`` die sides apart, it may be two dice seen as one (its
+    across, and two dice lying together often make one peak. Where the first of those looks peaks twice
+    on the found die, at least ``dice_pairs.PAIR_APART`` die sides apart, it may be two dice seen as one (its
     crop between them reads a face where both show it): the two peaks are read as the halves of a pair,
     and two dice stand where both read as dice. Otherwise a peak clear of the found die is read as any
     place the first reads missed (``_second_look``); the first that reads as a die is the other die. None
@@ -79,19 +80,23 @@ def closer_look(
     x1, y1 = min(w, math.ceil(x + r)), min(h, math.ceil(y + r))
     if x1 - x0 < side or y1 - y0 < side:
         return [alone]
-    scale = dice_field.detect_scale(image, side) * CLOSER_SCALE
-    peaks = [
-        dice_model.Candidate(c.x + x0, c.y + y0, side * dice_proposals.READ_SIDE_FIELD, c.heat)
-        for c in dice_detect.detect(image[y0:y1, x0:x1], scale, CLOSER_HEAT, CLOSER_PEAKS)
+    scale = dice_field.detect_scale(image, side)
+    at = [
+        [
+            dice_model.Candidate(c.x + x0, c.y + y0, side * dice_proposals.READ_SIDE_FIELD, c.heat)
+            for c in dice_detect.detect(image[y0:y1, x0:x1], scale * f, CLOSER_HEAT, CLOSER_PEAKS)
+        ]
+        for f in CLOSER_SCALES
     ]
-    own = [c for c in peaks if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
+    # the found die split by the first scale's peaks alone: the same die peaks a little apart at two
+    # scales, and two such peaks would be read as two dice of one face
+    own = [c for c in at[0] if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
     two = _split(image, quad, own, side, board, on_checker_valid)
     if two:
         return two
+    others = [c for peaks in at for c in peaks if math.dist((c.x, c.y), (x, y)) >= CLOSER_APART * side]
     found = [dice_model.Candidate(x, y, side, dice_reads.HOT)]
-    for c in peaks:
-        if c in own:
-            continue  # the found die's own peak
+    for c in dice_proposals.one_peak_per_die(others)[:CLOSER_PEAKS]:
         seen = _second_look(image, quad, (c.x, c.y), found, board, on_checker_valid)
         if seen is not None:
             return [alone, seen]
