@@ -76,6 +76,8 @@ def test_the_commands_refuse_a_cut_off_photograph(
 def test_dice_names_a_missing_photograph_once_and_reads_the_rest(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """One line on standard error names the file once and says what is wrong; the other photographs are
+    still read, and the exit status says one could not be."""
     monkeypatch.chdir(tmp_path)
     cv2.imwrite("table.png", picture())
     assert main(["dice", "gone.jpg", "table.png"]) == 1

@@ -39,7 +39,8 @@ LAST_BESIDE_SHARE = 0.3
 # die on a dark point peaks faintly; each peak is read eight ways before it counts); one nearer the
 # found die than CLOSER_APART sides is that die's own, and two such, ``dice_pairs.PAIR_APART`` apart, may
 # be the halves of two dice seen as one. A faint die's peak comes and goes as the detector's cells fall
-# on it: a die it misses at one scale it often sees at the other.
+# on it: a die it misses at one scale it may see at the other (``bench.semireal --light-dice`` seed 4
+# throw 245).
 CLOSER_SCALES = (1.5, 1.75)
 CLOSER_WINDOW = 2.5
 CLOSER_PEAKS = 6
