@@ -427,15 +427,15 @@ def board_composites(
 
 
 def _recoloured(c, rng: np.random.Generator, light: float = 0.0):
-    """A cut-out die turned light for dark (``light`` of them: ``synthetic.pasted.lightness_turned``, hue
-    kept), else with its colours inverted or its hue turned, or as it was."""
+    """A cut-out die turned light for dark (``light`` of them: ``synthetic.pasted.turned_light_for_dark``,
+    hue kept), else with its colours inverted or its hue turned, or as it was."""
     from dataclasses import replace
 
-    from synthetic.pasted import lightness_turned
+    from synthetic.pasted import turned_light_for_dark
 
     if light and rng.random() < light:
-        return replace(c, image=lightness_turned(c.image))
-
+        (pale,) = turned_light_for_dark([c])
+        return pale
     u = rng.random()
     if u < INVERTED:
         return replace(c, image=255 - c.image)
