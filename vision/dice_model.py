@@ -56,6 +56,11 @@ PHOTO_READER, BOARD_READER = "dice_value.onnx", "dice_value_board.onnx"
 # on a face are surer of it than one. Where they name different faces the board reader's read stands,
 # so the second can firm up a face but never change one.
 SECOND_BOARD_READER = "dice_value_board_2.onnx"
+# Two more runs of the board reader's recipe, from the same start with other seeds (and a lamp's streak
+# laid on some crops): where a die on the board is read carefully, its faces are weighed by the three
+# alike. Each run misreads dice of its own (two seeds of one recipe misread as many dice, not the same
+# ones), so the three misread fewer together than any one of them alone.
+SIBLING_BOARD_READERS = ("dice_value_board_b.onnx", "dice_value_board_c.onnx")
 CAREFUL_TURNS = 4
 
 
@@ -113,9 +118,11 @@ def read(
     ``scales`` times the detected side, and with ``mirror`` also mirrored; the probabilities are
     averaged: the detector's size is rough, and a face read the same way whichever way up (a die's
     faces look the same in a mirror) is a surer read. ``on_board``: the dice lie on a calibrated
-    board (the board reader reads them, and the second board reader too from ``CAREFUL_TURNS`` turns:
-    ``agreed``), else in a photograph. ``first_turn``: the turns below it are left out (the caller has
-    read them), so that ``read(..., first_turn=1)`` is the default's turned look alone.
+    board (the board reader reads them; from ``CAREFUL_TURNS`` turns its faces are weighed with its
+    ``SIBLING_BOARD_READERS``' too, ``faces_weighed``, then averaged with the second board reader's
+    where both find one face likeliest, ``agreed``), else in a photograph. ``first_turn``: the turns
+    below it are left out (the caller has read them), so that ``read(..., first_turn=1)`` is the
+    default's turned look alone.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
@@ -132,7 +139,11 @@ def read(
     # looked up at call time, so that a benchmark can point MODELS at another folder
     blob = _blob(np.stack(crops))
     p = _averaged(nets(MODELS, BOARD_READER if on_board else PHOTO_READER), blob, looks)
-    if on_board and turns >= CAREFUL_TURNS and _has(MODELS, SECOND_BOARD_READER):
+    careful = on_board and turns >= CAREFUL_TURNS
+    if careful:
+        siblings = [_averaged(nets(MODELS, n), blob, looks) for n in SIBLING_BOARD_READERS if _has(MODELS, n)]
+        p = faces_weighed(p, siblings)
+    if careful and _has(MODELS, SECOND_BOARD_READER):
         p = agreed(p, _averaged(nets(MODELS, SECOND_BOARD_READER), blob, looks))
     if p.shape[1] == 7:  # a reader trained without the cocked class
         p = np.concatenate([p, np.zeros((len(p), 1), p.dtype)], axis=1)
@@ -146,6 +157,23 @@ def _averaged(net: OnnxNet, blob: np.ndarray, looks: int) -> np.ndarray:
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
     return p.reshape(-1, looks, p.shape[1]).mean(axis=1)
+
+
+def faces_weighed(p: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
+    """The reads ``p`` (N, classes) with their flat faces weighed by ``p``'s and every read of ``others``
+    alike; whether a crop is a die at all, and whether it leans, ``p`` alone says (a sibling's own doubt
+    of a die would lose dice the board reader finds, and find others).
+
+    >>> p = np.array([[0.1, 0.6, 0.2, 0, 0, 0, 0, 0.1]])
+    >>> faces_weighed(p, [np.array([[0.5, 0.0, 0.5, 0, 0, 0, 0, 0.0]])]).round(2).tolist()
+    [[0.1, 0.3, 0.5, 0.0, 0.0, 0.0, 0.0, 0.1]]
+    """
+    if not others:
+        return p
+    shares = [q[:, 1:7] / np.maximum(q[:, 1:7].sum(axis=1, keepdims=True), 1e-9) for q in (p, *others)]
+    out = p.copy()
+    out[:, 1:7] = np.mean(shares, axis=0) * p[:, 1:7].sum(axis=1, keepdims=True)
+    return out
 
 
 @lru_cache(maxsize=8)
