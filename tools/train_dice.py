@@ -337,8 +337,8 @@ def faint(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def glare(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A lamp's reflection on a glossy die: a soft white streak near the middle of the crop, along an edge
-    or over a pip as often as not (screened on, so a pip under it fades but stays). On the real dice the
-    board reader misread most, such a streak took a 2's second pip and the 2 was read as a 1."""
+    or over a pip as often as not (screened on, so a pip under it fades but stays). On a held-out purple
+    die thrown on the boards such a streak took its 2's second pip, and the board reader read a 1."""
     side = CROP / CROP_MARGIN
     yy, xx = (np.mgrid[0:CROP, 0:CROP].astype(np.float32) - CROP / 2) / side  # in die sides
     a = rng.uniform(0, math.pi)
