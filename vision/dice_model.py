@@ -64,7 +64,9 @@ SIBLING_BOARD_READERS = ("dice_value_board_b.onnx", "dice_value_board_c.onnx")
 CAREFUL_TURNS = 4
 
 
-@lru_cache(maxsize=4)
+# room for every reader of a folder (five) and a second folder's: a board read alone uses four, and a
+# smaller cache reloads a network on every read once a photograph has been read in the same process
+@lru_cache(maxsize=12)
 def nets(folder: Path = MODELS, name: str = PHOTO_READER) -> OnnxNet:
     """The value network ``name`` of ``folder`` (a folder with only the photograph reader uses it for
     both)."""
