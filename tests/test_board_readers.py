@@ -1,10 +1,12 @@
 """The board readers: where a die is read carefully, its faces are weighed by the board reader and its
-siblings alike, and a face both that read and the second board reader find likeliest is read with both."""
+siblings alike (a face they dispute is read by none of them surely), and a face both that read and the
+second board reader find likeliest is read with both."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from real_throw_fixtures import bench_throw
 
@@ -31,6 +33,22 @@ def test_the_siblings_keep_a_misread_off_the_roll(shared_data: Path, monkeypatch
         assert call.kind is CallKind.WAIT, call
     else:
         assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [1, 4]), call
+
+
+@pytest.mark.parametrize("heeded", [True, False])
+def test_a_face_the_siblings_dispute_is_not_named(shared_data: Path, monkeypatch, heeded: bool) -> None:
+    """`python -m bench.semireal --seed 2 --light-dice`, throw 192: a pale 2-1 lying flat on `frame0.jpg`.
+    The board reader reads the 2 as a 2, both its siblings and the second board reader as a 1; weighed
+    alike the four would read it a 1, and the roll 1-1 would be taken. Disputed, the face gets the least
+    share any of the three gives it, no face is likely enough to name, and the referee waits."""
+    if not heeded:
+        monkeypatch.setattr(dice_model, "disputed", lambda p, others: np.zeros(len(p), bool))
+    t, throw, call = bench_throw(shared_data, 2, 192, in_game=True, pale=True)
+    assert (t.name, throw.kind, throw.values) == ("frame0.jpg", "flat", (2, 1))
+    if heeded:
+        assert call.kind is CallKind.WAIT, call
+    else:
+        assert (call.kind, call.dice) == (CallKind.ROLL, (1, 1)), call
 
 
 @pytest.mark.parametrize("second", [True, False])

@@ -59,7 +59,8 @@ SECOND_BOARD_READER = "dice_value_board_2.onnx"
 # Two more runs of the board reader's recipe, from the same start with other seeds (and a lamp's streak
 # laid on some crops): where a die on the board is read carefully, its faces are weighed by the three
 # alike. Each run misreads dice of its own (two seeds of one recipe misread as many dice, not the same
-# ones), so the three misread fewer together than any one of them alone.
+# ones), so the three misread fewer together than any one of them alone; and a face they dispute is
+# one none of them reads surely (``faces_weighed``), which the second board reader does not settle.
 SIBLING_BOARD_READERS = ("dice_value_board_b.onnx", "dice_value_board_c.onnx")
 CAREFUL_TURNS = 4
 
@@ -122,9 +123,9 @@ def read(
     faces look the same in a mirror) is a surer read. ``on_board``: the dice lie on a calibrated
     board (the board reader reads them; from ``CAREFUL_TURNS`` turns its faces are weighed with its
     ``SIBLING_BOARD_READERS``' too, ``faces_weighed``, then averaged with the second board reader's
-    where both find one face likeliest, ``agreed``), else in a photograph. ``first_turn``: the turns
-    below it are left out (the caller has read them), so that ``read(..., first_turn=1)`` is the
-    default's turned look alone.
+    where both find one face likeliest and the three do not dispute it, ``agreed``), else in a
+    photograph. ``first_turn``: the turns below it are left out (the caller has read them), so that
+    ``read(..., first_turn=1)`` is the default's turned look alone.
     """
     if not candidates:
         return np.zeros((0, 8), np.float32)
@@ -144,9 +145,13 @@ def read(
     careful = on_board and turns >= CAREFUL_TURNS
     if careful:
         siblings = [_averaged(nets(MODELS, n), blob, looks) for n in SIBLING_BOARD_READERS if _has(MODELS, n)]
+        # a face the board reader and its siblings dispute is read by none of them surely; the second
+        # board reader, another recipe, does not settle it
+        settled = ~disputed(p, siblings)
         p = faces_weighed(p, siblings)
-    if careful and _has(MODELS, SECOND_BOARD_READER):
-        p = agreed(p, _averaged(nets(MODELS, SECOND_BOARD_READER), blob, looks))
+        if settled.any() and _has(MODELS, SECOND_BOARD_READER):
+            second = _averaged(nets(MODELS, SECOND_BOARD_READER), blob, looks)
+            p[settled] = agreed(p[settled], second[settled])
     if p.shape[1] == 7:  # a reader trained without the cocked class
         p = np.concatenate([p, np.zeros((len(p), 1), p.dtype)], axis=1)
     return p
@@ -164,18 +169,36 @@ def _averaged(net: OnnxNet, blob: np.ndarray, looks: int) -> np.ndarray:
 def faces_weighed(p: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
     """The reads ``p`` (N, classes) with their flat faces weighed by ``p``'s and every read of ``others``
     alike; whether a crop is a die at all, and whether it leans, ``p`` alone says (a sibling's own doubt
-    of a die would lose dice the board reader finds, and find others).
+    of a die would lose dice the board reader finds, and find others). Where they do not all find one
+    face likeliest (``disputed``), each face gets the least share any of them gives it: no face then
+    has more than half of the flat faces' probability (a reader that finds another face likelier gives
+    this one at most half), so none is read as surely as ``dice_verdict.READABLE`` asks.
 
     >>> p = np.array([[0.1, 0.6, 0.2, 0, 0, 0, 0, 0.1]])
+    >>> faces_weighed(p, [np.array([[0.5, 0.3, 0.2, 0, 0, 0, 0, 0.0]])]).round(2).tolist()
+    [[0.1, 0.54, 0.26, 0.0, 0.0, 0.0, 0.0, 0.1]]
     >>> faces_weighed(p, [np.array([[0.5, 0.0, 0.5, 0, 0, 0, 0, 0.0]])]).round(2).tolist()
-    [[0.1, 0.3, 0.5, 0.0, 0.0, 0.0, 0.0, 0.1]]
+    [[0.1, 0.0, 0.2, 0.0, 0.0, 0.0, 0.0, 0.1]]
     """
     if not others:
         return p
-    shares = [q[:, 1:7] / np.maximum(q[:, 1:7].sum(axis=1, keepdims=True), 1e-9) for q in (p, *others)]
+    flat = [q[:, 1:7] for q in (p, *others)]
+    shares = np.array([f / np.maximum(f.sum(axis=1, keepdims=True), 1e-9) for f in flat])
+    weighed = np.where(disputed(p, others)[:, None], shares.min(axis=0), shares.mean(axis=0))
     out = p.copy()
-    out[:, 1:7] = np.mean(shares, axis=0) * p[:, 1:7].sum(axis=1, keepdims=True)
+    out[:, 1:7] = weighed * p[:, 1:7].sum(axis=1, keepdims=True)
     return out
+
+
+def disputed(p: np.ndarray, others: list[np.ndarray]) -> np.ndarray:
+    """Whether the reads ``p`` and ``others`` (each (N, classes)) do not all find one flat face likeliest.
+
+    >>> p = np.array([[0.1, 0.6, 0.2, 0, 0, 0, 0, 0.1]] * 2)
+    >>> disputed(p, [np.array([[0.5, 0.3, 0.2, 0, 0, 0, 0, 0], [0.5, 0.2, 0.3, 0, 0, 0, 0, 0]])]).tolist()
+    [False, True]
+    """
+    faces = np.array([np.argmax(q[:, 1:7], axis=1) for q in (p, *others)])
+    return np.asarray((faces != faces[0]).any(axis=0))
 
 
 @lru_cache(maxsize=8)
