@@ -26,6 +26,12 @@ def _cameras(boards: Path) -> list[Labelled]:
     return labelled_cameras(boards)
 
 
+def _camera(shared_data: Path, n: int) -> Labelled:
+    """The board throw ``n`` lands on, as the bench picks it."""
+    cams = _cameras(shared_data / "real-boards")
+    return cams[n % len(cams)]
+
+
 @lru_cache(maxsize=2)
 def _held_out(dice: Path, pale: bool = False) -> dict[int, list[Cutout]]:
     by_face = held_out_dice(dice / "labels.csv", dice / "images")
@@ -47,16 +53,24 @@ def bench_throw(
     return t, throw, throw_call(reading, board, throw.roller, SessionOptions(t.orientation, RuleOptions()))
 
 
+def bench_frames(
+    shared_data: Path, seed: int, n: int, jpeg: bool = True, pale: bool = False
+) -> tuple[RealTable, Throw, np.ndarray, np.ndarray]:
+    """Throw ``n`` of a seed as ``bench_throw`` makes it: its table, the throw, and the frames with the
+    dice and before the throw."""
+    t = RealTable.of_labelled(_camera(shared_data, n))
+    rng = np.random.default_rng([seed, n])
+    throw = make_throw(t, rng)
+    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice", pale), rng, jpeg=jpeg)
+    return t, throw, frame, before
+
+
 def bench_reading(
     shared_data: Path, seed: int, n: int, in_game: bool, jpeg: bool = True, pale: bool = False
 ) -> tuple[RealTable, Throw, BoardReading]:
     """Throw ``n`` of a seed as ``bench_throw`` makes it, and the board reader's reading of it."""
-    cams = _cameras(shared_data / "real-boards")
-    cam = cams[n % len(cams)]
-    t, reader = RealTable.of_labelled(cam), BoardReader(cam.profile)
-    rng = np.random.default_rng([seed, n])
-    throw = make_throw(t, rng)
-    frame, before = render_throw(t, throw, _held_out(shared_data / "real-dice", pale), rng, jpeg=jpeg)
+    t, throw, frame, before = bench_frames(shared_data, seed, n, jpeg, pale)
+    reader = BoardReader(_camera(shared_data, n).profile)
     still = None
     if in_game:
         reader.read(before, expected=t.layout)

@@ -145,7 +145,9 @@ def recentred(
     beside a checker leaves one die on the board: a false call to throw again). The best look that
     reads a flat die replaces the peak (a look that reads "cocked" is left: a logo or a checker's rim
     read off centre can look like one, and a missed cocked die leaves one die on the board, which is a
-    throw again too)."""
+    throw again too). Each look is read upright first, and turned only where the upright read leaves it
+    a die's chance (``REJECTED``): a look that cannot pass ``DIE_PROBABILITY`` finds no die. Read against
+    the calibration's still, where whatever moved since is new, a first throw has many such peaks."""
     hot = [i for i, (c, p) in enumerate(zip(cands, probs, strict=True)) if c.heat >= HOT and p[0] > REJECTED]
     if not hot:
         return cands, probs
@@ -157,7 +159,15 @@ def recentred(
         for dy in (-1, 0, 1)
         if dx or dy
     ]
-    looks = dice_model.read(image, moved, on_board=True).reshape(len(hot), 8, 8)
+    looks = dice_model.read(image, moved, turns=1, on_board=True)
+    reach = np.flatnonzero(looks[:, 0] <= REJECTED)
+    if not len(reach):
+        return cands, probs
+    # two looks, as ``dice_model.read`` takes them by default: the upright one is the first look
+    turned = dice_model.read(image, [moved[j] for j in reach], on_board=True, first_turn=1)
+    looks[reach] = (looks[reach] + turned) / 2
+    looks[np.setdiff1d(np.arange(len(moved)), reach), 0] = 1.0
+    looks = looks.reshape(len(hot), 8, 8)
     cands, probs = list(cands), probs.copy()
     looks[~reads_flat(looks), 0] = 1.0
     for k, i in enumerate(hot):
