@@ -105,13 +105,21 @@ def looked_at(image: np.ndarray, cands: list[dice_model.Candidate]) -> tuple[np.
     candidate read so needs no second reading: the same looks give the same read)."""
     probs = dice_model.read(image, cands, turns=1, on_board=True)
     again = [i for i, p in enumerate(probs) if p[0] <= REJECTED and p.max() < SURE_READ]
-    if again:
-        # two looks, as ``dice_model.read`` takes them by default: the upright one is the first look
-        turned = dice_model.read(image, [cands[i] for i in again], on_board=True, first_turn=1)
-        probs[again] = (probs[again] + turned) / 2
-
+    probs = turned_too(image, cands, probs, again)
     close = [i for i in again if _in_doubt(probs[i])]
     return closely(image, cands, probs, close), set(close)
+
+
+def turned_too(
+    image: np.ndarray, cands: list[dice_model.Candidate], upright: np.ndarray, which: list[int]
+) -> np.ndarray:
+    """The upright looks ``upright`` at ``cands`` with those of ``which`` read turned as well and the two
+    averaged: two looks, as ``dice_model.read`` takes them by default (the upright one is the first)."""
+    probs = upright.copy()
+    if which:
+        turned = dice_model.read(image, [cands[i] for i in which], on_board=True, first_turn=1)
+        probs[which] = (probs[which] + turned) / 2
+    return probs
 
 
 def closely(
@@ -159,14 +167,12 @@ def recentred(
         for dy in (-1, 0, 1)
         if dx or dy
     ]
-    looks = dice_model.read(image, moved, turns=1, on_board=True)
-    reach = np.flatnonzero(looks[:, 0] <= REJECTED)
-    if not len(reach):
+    upright = dice_model.read(image, moved, turns=1, on_board=True)
+    far = upright[:, 0] > REJECTED
+    if far.all():
         return cands, probs
-    # two looks, as ``dice_model.read`` takes them by default: the upright one is the first look
-    turned = dice_model.read(image, [moved[j] for j in reach], on_board=True, first_turn=1)
-    looks[reach] = (looks[reach] + turned) / 2
-    looks[np.setdiff1d(np.arange(len(moved)), reach), 0] = 1.0
+    looks = turned_too(image, moved, upright, np.flatnonzero(~far).tolist())
+    looks[far, 0] = 1.0
     looks = looks.reshape(len(hot), 8, 8)
     cands, probs = list(cands), probs.copy()
     looks[~reads_flat(looks), 0] = 1.0
