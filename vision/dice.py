@@ -134,7 +134,8 @@ def find_dice(
     the bar's wall and the other die is reported unreadable with its likeliest face instead (the table
     is asked). Without a field a die is cocked when the value reader finds that likelier than any
     flat face. A die lying within ``dice_pairs.CROPPED_IN`` die sides of another is read eight ways at
-    least (``dice_reads.closely``). A cocked die and a die too unclear to read have ``value`` None; so
+    least (``dice_reads.closely``), and judged as such (below) also where only a later look found the
+    other (``_crowded_after_all``). A cocked die and a die too unclear to read have ``value`` None; so
     has a die the flags network sees cocked while the value reader plainly reads a face (flagged
     ``unreadable``, with that face as ``likeliest``: the referee asks the table), and one lying within
     ``dice_pairs.CROPPED_IN`` die sides of another die unless the flags network is sure of the lean
@@ -222,7 +223,47 @@ def find_dice(
     if quad is not None:
         readings = dice_pairs.side_faces_dropped(readings, dice_field.die_side(quad))
         readings = _looked_at_closer(image, quad, proposed, readings, board, on_checker_valid, looks_again)
+        alone = {read[i].center: (i, looks[k]) for k, i in enumerate(kept) if i in read and k not in crowded}
+        side = dice_field.die_side(quad)
+        readings = _crowded_after_all(
+            image, readings, alone, cands, probs, side, checker_mask, on_checker_valid, few
+        )
     return sorted(readings, key=lambda d: d.center)
+
+
+def _crowded_after_all(
+    image: np.ndarray,
+    readings: list[DieReading],
+    alone: dict[tuple[float, float], tuple[int, dice_footing.Look]],
+    cands: list[dice_model.Candidate],
+    probs: np.ndarray,
+    side: float,
+    checker_mask: np.ndarray | None,
+    on_checker_valid: bool,
+    few: bool,
+) -> list[DieReading]:
+    """``readings`` with each die that the first reads judged with no other beside it (``alone``: its
+    candidate and look, by centre) judged again as crowded where a die a later look found lies within
+    ``dice_pairs.CROPPED_IN`` die sides of it. The first reads had not found that die, and its edge in
+    the crop looks like a lean to the value reader, which then leaves a flat die's face unread. A die
+    judged to lean keeps its lean: whatever lies against it, the throw is thrown again."""
+    # the cube at the bar's end, read as a find with no clear face, is no die beside it
+    dice = [k for k, d in enumerate(readings) if not dice_verdict.unclear_on_the_bar(d)]
+    found = [
+        dice_model.Candidate(*readings[k].center, readings[k].box[2] - readings[k].box[0], 1.0) for k in dice
+    ]
+    out = list(readings)
+    for k in (dice[j] for j in dice_pairs.crowded(found, side)):
+        if readings[k].center not in alone or readings[k].cocked:
+            continue
+        i, look = alone[readings[k].center]
+        p = dice_reads.closely(image, [cands[i]], probs[i : i + 1], [0])[0]
+        die = dice_verdict.reading(
+            image, cands[i], p, look, checker_mask, on_checker_valid, crowded=True, few_pixels=few
+        )
+        if die is not None:
+            out[k] = die
+    return out
 
 
 def _looked_at_closer(
