@@ -190,9 +190,8 @@ def test_a_die_found_alone_is_judged_again_beside_the_die_a_later_look_finds() -
     """A 3 lying against a 4 on `python -m bench.e2e`'s table. The first reads find the 3 alone (the 4
     makes no peak of its own) and a later look finds the 4 against it. Judged alone, the 4's edge in the
     3's crop took half the value reader's belief as a lean and left the 3 unread: the referee waited on
-    a plain roll. Judged again beside the 4, as
-    the first reads judge two dice they find together, the flags network's word that it lies flat reads
-    it by its flat faces."""
+    a plain roll. Judged again beside the 4, as the first reads judge two dice they find together, the
+    flags network's word that it lies flat reads it by its flat faces."""
     dice = (DieAt(3, 0.15814, 0.49252, angle=72.2423), DieAt(4, 0.16739, 0.52391, angle=72.2423))
     reading = _thrown_on_the_bench_table(dice)
     read = sorted((d.value or 0, d.unreadable) for d in reading.dice)
