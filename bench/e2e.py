@@ -9,7 +9,8 @@ made, and a still shot is rendered and read once: its later frames are the same 
 draws a still table identically), so the settle gate and the session see every frame at 10 fps while
 the reader's answer for the repeated picture is reused. Hand frames are rendered each, as hands move.
 The virtual players wait for the referee's signal, as players at a table do. Mixed in: cocked and
-off-half dice (a reroll is due), an illegal play in about one turn in ten (the house remedy:
+off-half dice (a reroll is due; a cocked die leans on the bar's wall or, half the time a pair is
+thrown, on the other die), an illegal play in about one turn in ten (the house remedy:
 restore, play again), sensor noise, the room's light drifting. A chess clock stands beside the board,
 its digits moving on with every shot; a third of the throws leave the two dice lying against each
 other; now and then the side on roll doubles and the other takes, and the taker puts the cube on its
@@ -62,6 +63,7 @@ from vision.rectify import Rectifier
 WAIT = 30  # frames the virtual players wait for a signal (3 s)
 EARLY = 0.03  # the share of legal plays after which the opponent throws before the dice are lifted
 TOUCHING = 0.33  # the share of throws whose two dice lie against each other
+ON_THE_DIE = 0.5  # the share of cocked throws of two dice whose cocked die leans on the other die
 DOUBLES = 0.04  # the share of turns before which the side on roll doubles (and the other takes)
 CENTRED = CubeSpec(64, "centre")  # the cube as a game starts: on the bar, 64 up
 GAMES = 200  # `make bench`
@@ -164,6 +166,9 @@ class Bench:
     def __init__(self, seed: int, noise: float, drift: float) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        # where a cocked die leans is drawn apart, so that a seed's other throws and plays do not depend
+        # on it: a bench run before and after a change to it differs only in those throws
+        self.lean_rng = random.Random(f"{seed} leaning dice")
         self.table = VirtualTable(noise=noise, light_drift=drift, seed=seed, clock=True)
         self.table.cube = CENTRED  # the installer calibrates on the table as it stands
         start = self.table.calibration_frame()
@@ -278,8 +283,9 @@ class Bench:
     def dice_at(self, half: Half, values: tuple[int, ...], bad: str | None = None) -> tuple[DieAt, ...]:
         # anywhere along the half between the point rows, the second die to the right of the first (dice
         # lie apart, never on each other): real throws spread as widely, and dice drawn in a narrower box
-        # land where the last throw lay far more often than dice do. A cocked die leans on the bar's wall:
-        # a die cannot lean on nothing, and the reader asks about one that seems to
+        # land where the last throw lay far more often than dice do. A cocked die leans on something: the
+        # bar's wall, or ("cocked on the die") the other die; a die cannot lean on nothing, and the reader
+        # asks about one that seems to
         x = (0.58 if half is Half.RIGHT else 0.06) + self.rng.uniform(0, 0.2)
         out = []
         for i, v in enumerate(values):
@@ -288,19 +294,21 @@ class Bench:
             leans = bad == "cocked" and i == 0
             out.append(DieAt(v, lean_on_the_bar(half) if leans else x, y, leans, self.rng.uniform(0, 80)))
         if len(out) == 2 and self.rng.random() < TOUCHING:
-            out[1] = self.against(out[0], out[1])
+            out[1] = self.against(out[0], out[1], self.rng)
+        if bad == "cocked on the die":
+            out[1] = self.against(out[0], replace(out[1], cocked=True), self.lean_rng)
         if bad == "off-half":
             out = [DieAt(d.value, 1.0 - d.x, d.y, d.cocked, d.angle) for d in out]
         if bad == "outside":
             out[0] = DieAt(out[0].value, 1.06, out[0].y, False, out[0].angle)
         return tuple(out)
 
-    def against(self, first: DieAt, second: DieAt) -> DieAt:
+    def against(self, first: DieAt, second: DieAt, rng: random.Random) -> DieAt:
         """``second`` lying against ``first``, as thrown dice often do: side by side or corner to
         corner, on the side of it away from the bar or the other way (never on the bar)."""
         die, aspect = self.table.die_side(), self.table.aspect()
-        corner = self.rng.random() < 0.35
-        side = self.rng.randrange(4)
+        corner = rng.random() < 0.35
+        side = rng.randrange(4)
         a = math.radians(first.angle + 90 * side + (45 if corner else 0))
         reach = die * (math.sqrt(2) if corner else 1.0) * 1.01
         x, y = first.x + reach * math.cos(a), first.y + reach * math.sin(a) / aspect
@@ -379,6 +387,8 @@ class Bench:
         while True:
             yield from self.show(Shot(board, hands=(throwing_hand(half),), frames=1))
             bad = self.bad_throw()
+            if bad == "cocked" and self.lean_rng.random() < ON_THE_DIE:
+                bad = "cocked on the die"
             shot = Shot(board, dice=self.dice_at(half, self.roll() if bad else dice, bad), frames=4)
             answer, _ = yield from self.show(shot, until=(Signal.ROLL_OK, Signal.REROLL))
             if bad:

@@ -1,7 +1,8 @@
 """A sample of the end-to-end proof (``bench.e2e``; its 200 games run in ``make bench``), run as the
 benchmark runs: one whole game of random legal play at the virtual table, rendered, read and judged
 through the referee's own frame loop, its dice thrown as a table throws them (a third of the pairs
-lying against each other), a clock ticking beside the board, the cube moving to the taker's side."""
+lying against each other, a cocked die leaning on the bar's wall or on the other die), a clock ticking
+beside the board, the cube moving to the taker's side."""
 
 from __future__ import annotations
 
