@@ -190,12 +190,32 @@ def pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "-"
 
 
+def against_another(i: int, dice: Sequence) -> bool:
+    """Whether the rendered die ``i`` lies against another die (its whole-die box, grown by a quarter of
+    its width on every side, meets another's): a cocked die there leans on the other die."""
+    x0, y0, x1, y1 = dice[i].box
+    m = (x1 - x0) / 4
+    return any(
+        x0 - m <= o.box[2] and o.box[0] <= x1 + m and y0 - m <= o.box[3] and o.box[1] <= y1 + m
+        for k, o in enumerate(dice)
+        if k != i
+    )
+
+
+def taken_as_a_roll(found: list[DieReading], thrown: int) -> bool:
+    """Whether a frame's dice would be taken as a roll: as many found as thrown, each read with a face,
+    none flagged cocked, on a checker or beyond the field (any of those makes the throw a throw again)."""
+    flagged = any(d.cocked or d.unreadable or d.on_checker or d.outside_field for d in found)
+    return len(found) == thrown and not flagged and all(d.value is not None for d in found)
+
+
 def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
     rng = np.random.default_rng(seed)
     n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}
     n.update(on_total=0, on_right=0, out_total=0, out_right=0, half_total=0, half_right=0)
-    n.update(flat_ask=0, cocked_ask=0, cocked_unreadable=0)
+    n.update(flat_ask=0, cocked_ask=0, cocked_unreadable=0, cocked_face=0)
+    n.update(leaning=0, leaning_flagged=0, leaning_unreadable=0, cocked_frames=0, cocked_taken=0)
     frames = []
     for i in range(count):
         frame = render(dice_scene(rng, BENCH_DICE), seed=seed * 1000 + i)
@@ -210,14 +230,23 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
         for (j, _), p in zip(pairs, p_cocked, strict=True):
             if ASK_BAND[0] <= p[0] < ASK_BAND[1]:
                 n["cocked_ask" if frame.dice[j].cocked else "flat_ask"] += 1
+        if any(t.cocked for t in frame.dice):
+            n["cocked_frames"] += 1
+            n["cocked_taken"] += taken_as_a_roll(dice, len(truth))
         n["missed"] += len(truth) - len(pairs)
         n["extra"] += len(dice) - len(pairs)
         for j, d in pairs:
             t = frame.dice[j]
             if t.cocked:
+                face = not d.cocked and not d.unreadable  # alone, a bad throw taken as a roll
                 n["cocked"] += 1
                 n["cocked_flagged"] += d.cocked
                 n["cocked_unreadable"] += d.unreadable  # not taken as a roll either: the table is asked
+                n["cocked_face"] += face
+                if against_another(j, frame.dice):
+                    n["leaning"] += 1
+                    n["leaning_flagged"] += d.cocked
+                    n["leaning_unreadable"] += d.unreadable
             else:
                 n["flat"] += 1
                 n["flat_cocked"] += d.cocked
@@ -232,6 +261,10 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
     rows = [
         ("cocked flagged", n["cocked_flagged"], n["cocked"], "target >= 99%"),
         ("cocked, asked about", n["cocked_unreadable"], n["cocked"], "flagged unreadable, not cocked"),
+        ("cocked, read a face", n["cocked_face"], n["cocked"], "the frame's other die may be flagged"),
+        ("cocked on a die", n["leaning_flagged"], n["leaning"], "flagged: cocked dice against another"),
+        ("  asked about", n["leaning_unreadable"], n["leaning"], ""),
+        ("cocked, taken", n["cocked_taken"], n["cocked_frames"], "target 0: frames, every die read flat"),
         ("flat called cocked", n["flat_cocked"], n["flat"], "target <= 0.5%"),
         ("flat value right", n["flat_right"], n["flat"], ""),
         ("ask band: flat", n["flat_ask"], n["flat"], f"P(cocked) in [{ASK_BAND[0]}, {ASK_BAND[1]})"),
