@@ -133,6 +133,17 @@ def test_a_leaning_die_is_thrown_again(seed, light, dark, cube, still_shot, dice
     )
 
 
+def test_a_die_leaning_on_the_die_a_first_read_found_is_thrown_again() -> None:
+    """`python -m bench.e2e --games 16 --jobs 2 --seed 21`, frame 4893, rebuilt on the starting position:
+    a 4 leaning on a 3. The first reads find the 3 alone; the patch of change the 4 made, read again,
+    leans by both networks' word, but it was judged without the 3 beside it, so nothing lay within reach
+    to lean on: the lean became a doubt, no die was made out there, and the referee waited ("cannot read
+    a die"). The 3 found before is something to lean on: the throw is thrown again."""
+    dice = (DieAt(3, 0.25280, 0.45559, angle=36.6576), DieAt(4, 0.27712, 0.47527, cocked=True, angle=36.6576))
+    call = _call(21, Board.start(), CubeSpec(64, "centre"), 1, dice, Side.DARK, throw_shot=2)
+    assert (call.kind, call.reason) == (CallKind.REROLL, "a die is cocked: dark throws both dice again")
+
+
 def test_a_flat_die_lying_corner_to_corner_with_the_other_is_never_thrown_again() -> None:
     """A 2 lying corner to corner with a 3: the flags network sees the 3's edge and side beside it as a
     lean, the value reader a 2 plainly likelier than a lean. The table is asked about the faces, not told

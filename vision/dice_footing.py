@@ -87,12 +87,14 @@ def on_the_field(
     kept: list[int],
     checkers: Checkers,
     pairs: Sequence[dice_proposals.Pair] = (),
+    found: Sequence[dice_model.Candidate] = (),
 ) -> tuple[list[int], list[Look]]:
     """The kept dice judged in the board plane by the flags network (cocked? on a checker?), one find per
     leaning die (the two dice of ``pairs`` stay two), and where each stands: a top face seen near the
     field's edge may lie beyond it while the die stands inside (or the other way), shifted by its height
     away from the camera's nadir. With the board's ``checkers`` known, whether a die rests on one is read
-    off its footprint instead."""
+    off its footprint instead. ``found``: dice found by an earlier look, not judged here, that a die
+    judged here may lean on."""
     points = [(cands[i].x, cands[i].y) for i in kept]
     known, stacked = checkers
     judged = dice_flags.judge(image, quad, points, dice_field.FIELD_IN_DICE, resting_known=known is not None)
@@ -113,7 +115,9 @@ def on_the_field(
         feet = dice_flags.footprints(quad, image.shape, centres, [dice_field.rise(on) for on in resting])
     if known is not None:
         slots = known if stacked is None else np.concatenate([known, stacked])
-        lay = _nothing_to_lean_on(lay, feet, slots, quad)
+        lying = np.array([[c.x, c.y] for c in found], np.float64).reshape(-1, 2)
+        others = dice_flags.footprints(quad, image.shape, lying, dice_field.rise(False)) if found else None
+        lay = _nothing_to_lean_on(lay, feet, slots, quad, others)
     looks = [
         Look(
             x is dice_flags.Lean.COCKED,
@@ -128,7 +132,11 @@ def on_the_field(
 
 
 def _nothing_to_lean_on(
-    lay: list[dice_flags.Lean], feet: np.ndarray, checkers: np.ndarray, quad: np.ndarray
+    lay: list[dice_flags.Lean],
+    feet: np.ndarray,
+    checkers: np.ndarray,
+    quad: np.ndarray,
+    found: np.ndarray | None = None,
 ) -> list[dice_flags.Lean]:
     """``lay`` with a lean the networks see where there is nothing to lean on made a doubt (the table is
     asked about the face). A die cannot rest on an edge on a flat board: it leans on a checker, the
@@ -137,7 +145,8 @@ def _nothing_to_lean_on(
     photographed from the side shows a side face; a glossy face a streak of light), and what shows on
     top is asked about rather than a good throw thrown again.
 
-    ``checkers``: (u, v, ru, rv) ellipses of every slot a checker may fill."""
+    ``checkers``: (u, v, ru, rv) ellipses of every slot a checker may fill; ``found``: the footprints of
+    dice an earlier look found, as ``feet`` are given."""
     width = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
     height = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
     side = (
@@ -146,6 +155,8 @@ def _nothing_to_lean_on(
     out = list(lay)
     for k, x in enumerate(lay):
         others = np.delete(feet, k, axis=0)
+        if found is not None:
+            others = np.concatenate([others, found])
         if x is dice_flags.Lean.COCKED and not _in_reach(feet[k], others, checkers, side):
             out[k] = dice_flags.Lean.DOUBTFUL
     return out

@@ -296,7 +296,10 @@ def _second_look(
             break
     else:
         return None
-    _, (look,) = dice_footing.on_the_field(image, quad, [looks[best]], probs[best : best + 1], [0], board)
+    # a die here may lean on a die found before: the two often lie together
+    _, (look,) = dice_footing.on_the_field(
+        image, quad, [looks[best]], probs[best : best + 1], [0], board, found=found
+    )
     if not flat[best] and not look.cocked:
         return None  # the value reader alone sees a lean: no die made out
     near = any(
