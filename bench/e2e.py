@@ -9,9 +9,9 @@ made, and a still shot is rendered and read once: its later frames are the same 
 draws a still table identically), so the settle gate and the session see every frame at 10 fps while
 the reader's answer for the repeated picture is reused. Hand frames are rendered each, as hands move.
 The virtual players wait for the referee's signal, as players at a table do. Mixed in: cocked and
-off-half dice (a reroll is due; a cocked die leans on the bar's wall or, half the time a pair is
-thrown, on the other die), an illegal play in about one turn in ten (the house remedy:
-restore, play again), sensor noise, the room's light drifting. A chess clock stands beside the board,
+off-half dice (a reroll is due; a cocked die leans on the bar's wall or, in half the cocked throws of
+two dice, on the other die), an illegal play in about one turn in ten (the house remedy: restore, play
+again), sensor noise, the room's light drifting. A chess clock stands beside the board,
 its digits moving on with every shot; a third of the throws leave the two dice lying against each
 other; now and then the side on roll doubles and the other takes, and the taker puts the cube on its
 side of the bar at the new value (the referee must follow it, and never take it for a die). When the
