@@ -74,7 +74,8 @@ with ``--seed 92`` renders), and kept::
         --rendered-share 0.5 --seed 99 --out /tmp/tr/p9
     cp /tmp/tr/p9/dice_value.onnx vision/models/
 
-What it changed is in the README (``python -m bench.dice_unlike``, ``python -m bench.dice``): the
+What it changed (``python -m bench.dice_unlike``, ``python -m bench.dice``; the before-and-after table
+is in ``docs/history.md``, "Dice unlike the photographs', stop by stop"): the
 held-out photographs with their dice turned light for dark read right 133 -> 141 of 146, rendered white
 dice under a camera 30 degrees off vertical 27 -> 75 of 83 (the reader before called most of them
 cocked); but one dark see-through held-out die it read is now left unread (149 -> 148 of 149), and rendered
