@@ -13,6 +13,10 @@ from vision.reading import DieReading
 # The two dice of a pair are read at least this many die sides apart: the smallest dice (0.8 of a
 # standard side) lying side by side are centred 0.8 apart.
 PAIR_APART = 0.6
+# ... and two halves read as the same face at least this far apart: the smallest dice lying side by side
+# are 0.8 apart, and nearer, the two reads of one face are one die read twice (or a die with another
+# leaning over its edge, whose own face neither half reads).
+SAME_FACE_APART = 0.8
 # A die lying against another is centred this many die sides from it (side by side, corner to corner).
 AGAINST = (1.05, 1.4)
 # A die's reader crop (READ_SIDE_FIELD sides) holds an edge of another die centred this many die sides
@@ -50,7 +54,7 @@ def pairs_decided(
     probs, two = probs.copy(), []
     for p in pairs:
         pair = ((cands[p.a].x, cands[p.a].y), (cands[p.b].x, cands[p.b].y))
-        apart = math.dist(*pair) >= PAIR_APART * die_side
+        apart = math.dist(*pair) >= (SAME_FACE_APART if _same_face(probs, p) else PAIR_APART) * die_side
         if apart and min(1.0 - probs[p.a, 0], 1.0 - probs[p.b, 0]) >= dice_reads.DIE_PROBABILITY:
             two.append(p)
             for j, c in enumerate(cands):
@@ -64,6 +68,11 @@ def pairs_decided(
                 gone.remove(p.a if probs[p.a, 0] <= probs[p.b, 0] else p.b)
             probs[gone, 0] = 1.0
     return probs, two
+
+
+def _same_face(probs: np.ndarray, pair: dice_proposals.Pair) -> bool:
+    """Whether the two halves of ``pair`` read the same face likeliest."""
+    return int(np.argmax(probs[pair.a, 1:7])) == int(np.argmax(probs[pair.b, 1:7]))
 
 
 def _on_the_patch(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
