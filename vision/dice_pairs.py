@@ -29,9 +29,10 @@ def pairs_decided(
     cands: list[dice_model.Candidate], probs: np.ndarray, pairs: list[dice_proposals.Pair], die_side: float
 ) -> tuple[np.ndarray, list[dice_proposals.Pair]]:
     """The reads of patches of two halves (two dice lying together, or one big die or two small ones),
-    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart (a
-    half read again off its centre, ``dice_reads.recentred``, may have moved onto the other half's die), and a
-    peak between them is then the pair seen as one die. Otherwise one die, as the other peaks read it
+    and the pairs that are two dice. Two dice when both halves read as dice where they lie apart
+    (``PAIR_APART``, or ``SAME_FACE_APART`` where both read one face; a half read again off its centre,
+    ``dice_reads.recentred``, may have moved onto the other half's die), and a peak between them is then
+    the pair seen as one die. Otherwise one die, as the other peaks read it
     (a half no peak explained is a crop half off that die); where no other peak lies on the patch, as
     its half surer of a die reads it.
 
@@ -50,6 +51,13 @@ def pairs_decided(
         >>> probs, two = pairs_decided(c[::2], dice[::2], [dice_proposals.Pair(0, 1, (0, 1))], 10.0)
         >>> probs[:, 0].tolist(), two  # no peak between: the surer half reads the one die
         ([0.0, 1.0], [])
+        >>> near = [dice_model.Candidate(x, 0.0, 10.0, 1.0) for x in (0.0, 7.0)]
+        >>> ones = np.array([[0.0, 0.9, 0, 0, 0, 0, 0, 0.1]] * 2)
+        >>> len(pairs_decided(near, ones, [dice_proposals.Pair(0, 1, (0, 1))], 10.0)[1])  # one 1 read twice
+        0
+        >>> ones[1] = [0.0, 0.0, 0.9, 0, 0, 0, 0, 0.1]  # a 1 and a 2 this near are two dice
+        >>> len(pairs_decided(near, ones, [dice_proposals.Pair(0, 1, (0, 1))], 10.0)[1])
+        1
     """
     probs, two = probs.copy(), []
     for p in pairs:
