@@ -295,6 +295,8 @@ class Bench:
             out.append(DieAt(v, lean_on_the_bar(half) if leans else x, y, leans, self.rng.uniform(0, 80)))
         if len(out) == 2 and self.rng.random() < TOUCHING:
             out[1] = self.against(out[0], out[1], self.rng)
+        # laid against the first die even where it was laid above: self.rng draws as it would without
+        # the lean, so the seed's later throws stay the same
         if bad == "cocked on the die":
             out[1] = self.against(out[0], replace(out[1], cocked=True), self.lean_rng)
         if bad == "off-half":

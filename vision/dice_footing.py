@@ -115,8 +115,10 @@ def on_the_field(
         feet = dice_flags.footprints(quad, image.shape, centres, [dice_field.rise(on) for on in resting])
     if known is not None:
         slots = known if stacked is None else np.concatenate([known, stacked])
-        lying = np.array([[c.x, c.y] for c in found], np.float64).reshape(-1, 2)
-        others = dice_flags.footprints(quad, image.shape, lying, dice_field.rise(False)) if found else None
+        others = None
+        if found:
+            lying = np.array([[c.x, c.y] for c in found], np.float64)
+            others = dice_flags.footprints(quad, image.shape, lying, dice_field.rise(False))
         lay = _nothing_to_lean_on(lay, feet, slots, quad, others)
     looks = [
         Look(

@@ -80,7 +80,7 @@ def pairs_decided(
 
 def _same_face(probs: np.ndarray, pair: dice_proposals.Pair) -> bool:
     """Whether the two halves of ``pair`` read the same face likeliest."""
-    return int(np.argmax(probs[pair.a, 1:7])) == int(np.argmax(probs[pair.b, 1:7]))
+    return dice_reads.likeliest_face(probs[pair.a]) == dice_reads.likeliest_face(probs[pair.b])
 
 
 def _on_the_patch(c: dice_model.Candidate, pair: tuple[tuple[float, float], ...]) -> bool:
