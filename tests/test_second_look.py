@@ -20,7 +20,7 @@ from referee.rules_options import RuleOptions
 from referee.session import SessionOptions
 from referee.throws import CallKind
 from synthetic.pasted import Cutout, held_out_dice
-from synthetic.real_throws import RealTable, Throw, render_throw
+from synthetic.real_throws import RealTable, Throw, make_throw, render_throw
 from vision.board_reader import BoardReader
 from vision.dice_field import expected_die_side
 from vision.dice_pairs import PAIR_APART
@@ -189,6 +189,32 @@ def test_a_first_throw_of_a_white_die_on_a_light_point_is_found(tables, dice, na
     assert {v: c.source for v, c in cutouts.items()} == {v: source for v, (_, source) in faces.items()}
     calls = _calls(table, reader, throw, cutouts, in_a_game=False)
     assert calls == [(CallKind.ROLL, sorted(throw.values), "")] * RENDERS
+
+
+@pytest.mark.parametrize("in_a_game", [True, False])
+def test_a_white_die_on_a_white_point_far_from_the_other_is_found(tables, dice, in_a_game) -> None:
+    """``bench.semireal --raw --seed 3`` throw 81: a white 5 with small dark pips on ``test10.jpg``'s white
+    point, far from the 3. It changes none of the table's change map and the detector peaks on it at
+    0.12, below any look's heat, so every look found the 3 alone, and the referee called "only one
+    die": a good throw thrown again. Looked for over the field at a finer scale, it is found and read:
+    the roll."""
+    table, reader = tables["test10.jpg"]
+    rng = np.random.default_rng([3, 81])  # the bench's stream of that throw: the throw, then its frame
+    throw = make_throw(table, rng)
+    assert (throw.kind, throw.values) == ("flat", (3, 5))
+    chosen: list[Cutout] = []
+    frame, before = render_throw(table, throw, dice, rng, chosen, jpeg=False)
+    assert [d.source for d in chosen] == ["IMG_20191209_100620.jpg", "IMG_20191208_112200.jpg"]
+    reader.read(before, expected=table.layout)
+    still = reader.turn_still(before) if in_a_game else None
+    reading = reader.read(frame, expected=table.layout, before=still)
+    call = throw_call(
+        reading,
+        Board.from_layout(table.layout, table.orientation),
+        throw.roller,
+        SessionOptions(table.orientation, RuleOptions()),
+    )
+    assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [3, 5]), call.reason
 
 
 def test_a_first_throw_beside_the_cube_pushed_to_the_bars_end_is_the_roll(tables, dice) -> None:

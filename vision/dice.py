@@ -160,7 +160,9 @@ def find_dice(
     careful look reads one, or where the patch lies against the one die). On the board the turn began
     with, and against the calibration's still, where every look still shows one die lying flat, a
     smaller patch of change where a die lying against it would lie (``dice_second_look.lying_against``)
-    is reported as an unreadable die. A find on the bar that is no clear die
+    is reported as an unreadable die, and failing that, the detector's new peaks at a finer scale over
+    the whole field are read carefully (``dice_second_look.across_the_field``: a white die on a white
+    point far from the other). A find on the bar that is no clear die
     (``dice_verdict.unclear_on_the_bar``: the cube pushed to the bar's end) is returned, for the board
     reader to drop, but is none of the throw's dice for these looks.
     ``now`` is ``image`` made a still of (``Still.of``) when the caller has it: the image is then not
@@ -276,7 +278,8 @@ def _looked_at_closer(
     looks_again: bool,
 ) -> list[DieReading]:
     """``readings`` with the other die looked for closer where the throw shows one die lying flat on the
-    field (``dice_second_look.closer_look``, then, with ``looks_again``, ``lying_against``). An unclear
+    field (``dice_second_look.closer_look``, then, with ``looks_again``, ``lying_against`` and
+    ``across_the_field``). An unclear
     find on the bar (the cube pushed to its end) is no die of the throw: it is kept for the board reader,
     which drops it, and the die beside it is looked at as a lone die. A throw that shows only such a
     find is looked at around it (the other die may lie against it), and beside a die that leans, even on
@@ -289,4 +292,6 @@ def _looked_at_closer(
     seen = dice_second_look.closer_look(image, quad, alone, board, on_checker_valid)
     if len(seen) == 1 and looks_again:
         seen += dice_second_look.lying_against(image.shape, quad, proposed, alone, board)
+    if len(seen) == 1 and looks_again:
+        seen += dice_second_look.across_the_field(image, quad, proposed, alone, board, on_checker_valid)
     return seen + bar

@@ -198,12 +198,14 @@ def table_peaks(peaks: Sequence[dice_model.Candidate]) -> tuple[tuple[float, flo
 
 
 def in_the_window(
-    image: np.ndarray, quad: np.ndarray, die_side: float, heat: float, most: int
+    image: np.ndarray, quad: np.ndarray, die_side: float, heat: float, most: int, finer: float = 1.0
 ) -> list[dice_model.Candidate]:
     """The detector's ``most`` hottest peaks of at least ``heat`` in the field's search window (only the
-    field and a margin for the trays: dice beyond are not the table's business), in image px."""
+    field and a margin for the trays: dice beyond are not the table's business), in image px; run at
+    ``finer`` times its scale for dice of ``die_side`` px."""
     x0, y0, x1, y1 = dice_field.search_window(quad, image.shape)
-    found = dice_detect.detect(image[y0:y1, x0:x1], dice_field.detect_scale(image, die_side), heat, most)
+    scale = dice_field.detect_scale(image, die_side) * finer
+    found = dice_detect.detect(image[y0:y1, x0:x1], scale, heat, most)
     return [replace(c, x=c.x + x0, y=c.y + y0) for c in found]
 
 

@@ -48,6 +48,13 @@ CLOSER_HEAT = 0.15
 CLOSER_APART = 0.7
 # A place where a die may lie that no read made out is read again at crops this many die sides around it.
 SECOND_LOOK = 0.3
+# Where every look still shows one die lying flat, the detector looks over the whole search window once
+# more at FIELD_SCALE times its scale, and its new peaks on empty points that are hot enough to read at all
+# (``dice_proposals.DETECT_HEAT``) are read carefully: a white die on a white point changes too little to
+# show in the change map and peaks faintly at the detector's own scale, where a die is two of its cells
+# across, more strongly at three (``bench.semireal --raw`` seed 3 throw 81: 0.12 at its own scale, 0.42
+# at 1.5 times).
+FIELD_SCALE = 1.5
 
 
 def lies_flat_on_the_board(die: DieReading) -> bool:
@@ -114,7 +121,10 @@ def _split(
 ) -> list[DieReading]:
     """The two dice that the finer look's peaks ``own`` on a found die make of it, read as a pair's
     halves (eight looks each); none where fewer than two peaks lie ``dice_pairs.PAIR_APART`` die sides
-    apart or either does not read as a die."""
+    apart or either does not read as a die. Two halves that read one face are two dice here from
+    ``PAIR_APART``, not ``dice_pairs.SAME_FACE_APART``: the finer look peaks nearer each other than the
+    dice's centres, 0.72 to 0.74 sides apart on two small 5s lying side by side
+    (``tests/test_second_look.py::test_two_alike_dice_seen_as_one_are_two``)."""
     pairs = [(a, b) for i, a in enumerate(own) for b in own[i + 1 :]]
     if not pairs:
         return []
@@ -206,6 +216,34 @@ def lying_against(
     checkers = dice_footing.every_slot(board)
     assert checkers is not None
     return _unread(shape, quad, proposed, found, checkers, against_only=True, beside_share=LAST_BESIDE_SHARE)
+
+
+def across_the_field(
+    image: np.ndarray,
+    quad: np.ndarray,
+    proposed: dice_proposals.Proposals,
+    alone: DieReading,
+    board: dice_footing.Checkers,
+    on_checker_valid: bool,
+) -> list[DieReading]:
+    """Where every look has found one die lying flat (``alone``): the other die, looked for over the whole
+    search window with the detector at ``FIELD_SCALE`` times its scale, at its new peaks of
+    ``dice_proposals.DETECT_HEAT`` or more on the field's empty points (``_weak_arrivals``), each read
+    carefully (``_second_look``); the first that reads as a die is the other die. None reads: the throw
+    shows one die. The whole field, not only the lone die's half: an opening throw's dice lie one in each
+    half."""
+    side = dice_field.die_side(quad)
+    peaks = dice_proposals.in_the_window(
+        image, quad, side, dice_proposals.DETECT_HEAT, dice_proposals.MAX_CANDIDATES, finer=FIELD_SCALE
+    )
+    found = [dice_model.Candidate(*alone.center, side, dice_reads.HOT)]
+    checkers = dice_footing.every_slot(board)
+    assert checkers is not None
+    for place in _weak_arrivals(quad, image.shape, proposed, peaks, found, checkers):
+        other = _second_look(image, quad, place, found, board, on_checker_valid)
+        if other is not None:
+            return [other]
+    return []
 
 
 def _seen_again(
