@@ -232,6 +232,8 @@ def across_the_field(
     carefully (``_second_look``); the first that reads as a die is the other die. None reads: the throw
     shows one die. The whole field, not only the lone die's half: an opening throw's dice lie one in each
     half."""
+    if proposed.still is None:
+        return []  # no still to say what arrived (the light changed): every peak may be the table's own
     side = dice_field.die_side(quad)
     peaks = dice_proposals.in_the_window(
         image, quad, side, dice_proposals.DETECT_HEAT, dice_proposals.MAX_CANDIDATES, finer=FIELD_SCALE
