@@ -154,11 +154,10 @@ def _nothing_to_lean_on(
     side = (
         np.array([1.0, width / height]) / dice_field.FIELD_IN_DICE
     )  # a die's side in the unit square's u and v
+    every = feet if found is None else np.concatenate([feet, found])
     out = list(lay)
     for k, x in enumerate(lay):
-        others = np.delete(feet, k, axis=0)
-        if found is not None:
-            others = np.concatenate([others, found])
+        others = np.delete(every, k, axis=0)
         if x is dice_flags.Lean.COCKED and not _in_reach(feet[k], others, checkers, side):
             out[k] = dice_flags.Lean.DOUBTFUL
     return out
