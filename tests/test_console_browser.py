@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,8 +118,9 @@ def test_a_button_without_the_pin_is_refused_and_with_it_the_session_acts(browse
         page.close()
 
 
-def test_the_page_follows_a_demo_game_live(browser: Any) -> None:
-    env = {**os.environ, "REFEREE_CONSOLE_PIN": PIN}
+def test_the_page_follows_a_demo_game_live(browser: Any, tmp_path: Path) -> None:
+    # the demo's own record goes to a temporary folder: this test's, not the machine's
+    env = {**os.environ, "REFEREE_CONSOLE_PIN": PIN, "TMPDIR": str(tmp_path)}
     demo = subprocess.Popen(
         [*REFEREE, "demo", "--turns", "3", "--console", "127.0.0.1:0"],
         stdout=subprocess.PIPE,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,15 @@ def test_demo_into_a_place_that_cannot_be_written_fails_before_the_game(
         assert "frames" not in captured.out  # no game was played
     finally:
         locked.chmod(0o755)
+
+
+def test_demo_with_no_temporary_folder_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "file").write_text("")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "file"))  # a folder no one can make in
+    assert main(["demo", "--turns", "1"]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "cannot make a folder for the record" in err[0] and "--record" in err[0]
+    assert "frames" not in captured.out  # no game was played

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,10 @@ def test_teach_replays_and_sets_up_a_position(tmp_path: Path, capsys: pytest.Cap
     assert "light plays 6-6: 21/9 20/8" in out
 
 
-def test_teach_takes_no_turns(capsys: pytest.CaptureFixture[str]) -> None:
+def test_teach_takes_no_turns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the demo's own record would go
     assert main(["demo", "--variant", "teach", "--turns", "3"]) == 2
     assert "the teaching demo is a lesson of its own" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []  # a command line refused leaves no folder behind

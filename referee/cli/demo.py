@@ -131,9 +131,8 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--turns must be at least 1")
     if args.video is not None and args.video.suffix.lower() not in (".mp4", ".avi"):
         raise CommandError(f"--video {args.video}: name a .mp4 or .avi file")
-    record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
-    if record.exists():
-        raise CommandError(f"{record} already exists: the demo writes a new record; name another file")
+    if args.record is not None and args.record.exists():
+        raise CommandError(f"{args.record} already exists: the demo writes a new record; name another file")
     if args.variant == "teach" and args.turns is not None:
         raise CommandError("--turns cuts a scripted game short; the teaching demo is a lesson of its own")
     pin = os.environ.get(PIN_VARIABLE) or None
@@ -150,6 +149,15 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"{what} {path}: cannot write in {path.parent or '.'}; name a writable folder")
     from referee.journal import Journal, JournalError
 
+    # the temporary folder is made only for a command line that passed every check: a refused one
+    # leaves nothing behind
+    try:
+        record = args.record or Path(tempfile.mkdtemp(prefix="referee-demo-")) / "referee-demo.sqlite"
+    except OSError as e:
+        where = tempfile.gettempdir()
+        raise CommandError(
+            f"cannot make a folder for the record in {where} ({e.strerror}); name a record with --record"
+        ) from None
     try:
         Journal(record).close()
     except JournalError as e:
