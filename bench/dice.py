@@ -204,8 +204,9 @@ def against_another(i: int, dice: Sequence) -> bool:
 
 def taken_as_a_roll(found: list[DieReading], thrown: int) -> bool:
     """Whether a frame's dice would be taken as a roll: as many found as thrown, each read with a face,
-    none flagged cocked, on a checker or beyond the field (any of those makes the throw a throw again)."""
-    flagged = any(d.cocked or d.unreadable or d.on_checker or d.outside_field for d in found)
+    none flagged cocked, on a checker or beyond the field (any of those makes the throw a throw again), nor
+    at the field's edge (the table is asked)."""
+    flagged = any(d.cocked or d.unreadable or d.on_checker or d.outside_field or d.at_edge for d in found)
     return len(found) == thrown and not flagged and all(d.value is not None for d in found)
 
 

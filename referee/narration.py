@@ -87,17 +87,32 @@ def lone_unread_die() -> str:
     return "one die seen and it cannot be read surely: it may be two dice lying together"
 
 
-def ask_dice(faces: Sequence[int], opening: bool) -> str:
-    """The question about dice the reader is not sure of. A die that leans is thrown again (house rule:
-    both dice; at the opening only the die that leans). Flat dice showing other numbers are played as
-    they fell, and the play names the roll (``Session._played_unread``): a face misread is never a good
-    throw thrown again. At the opening, with no play to name it, they are thrown again."""
+def ask_dice(faces: Sequence[int], opening: bool, at_edge: bool = False) -> str:
+    """The question about dice the reader is not sure of. A die that leans, or (``at_edge``: a die lies
+    at the field's edge) lies outside the field, is thrown again (house rule: both dice; at the opening
+    only that die). Flat dice showing other numbers are played as they fell, and the play names the roll
+    (``Session._played_unread``): a face misread is never a good throw thrown again. At the opening,
+    with no play to name it, they are thrown again.
+
+        >>> ask_dice([5, 1], False, at_edge=True).split("? ")[0].split(". ")[1]
+        'Is it 5 and 1, every die flat inside the field'
+    """
     shown = " and ".join(str(f) for f in faces)
-    question = f"not sure of the dice: a die may lean, or a face is unclear. Is it {shown}, every die flat? "
+    if at_edge:
+        doubt, where, bad = (
+            "a die lies at the edge of the playing field",
+            " inside the field",
+            "leans or lies outside the field",
+        )
+    else:
+        doubt, where, bad = "a die may lean, or a face is unclear", "", "leans"
+    question = f"not sure of the dice: {doubt}. Is it {shown}, every die flat{where}? "
     if opening:
-        return question + "Press ACCEPT if so; if not, throw both dice again; if a die leans, its owner alone"
+        return (
+            question + f"Press ACCEPT if so; if not, throw both dice again; if a die {bad}, its owner alone"
+        )
     return (
-        question + "Press ACCEPT if so; if a die leans, throw both dice again; if the dice show other "
+        question + f"Press ACCEPT if so; if a die {bad}, throw both dice again; if the dice show other "
         "numbers, play them: the play names the roll"
     )
 

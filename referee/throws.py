@@ -153,13 +153,15 @@ class Call:
 
 
 def _unsure(dice: Dice, numbers: Sequence[DieReading], opening: bool) -> Call:
-    """Dice a reader is not sure of: asked about when every face can be made out, else waited on."""
+    """Dice a reader is not sure of (a face, a lean, or whether a die at the field's edge lies inside it):
+    asked about when every face can be made out, else waited on."""
     faces = [face(d) for d in numbers]
     if any(f is None for f in faces):
         return Call(CallKind.WAIT, reason="cannot read a die")
     # the question names the faces as they lie, left to right
     shown = [face(d) or 0 for d in dice]
-    return Call(CallKind.ASK, tuple(f or 0 for f in faces), narration.ask_dice(shown, opening))
+    at_edge = any(d.at_edge for d in numbers)
+    return Call(CallKind.ASK, tuple(f or 0 for f in faces), narration.ask_dice(shown, opening, at_edge))
 
 
 def call_opening(dice: Dice, orientation: Orientation, on_checker_valid: bool) -> Call:
@@ -188,7 +190,8 @@ def call_opening(dice: Dice, orientation: Orientation, on_checker_valid: bool) -
     if bad:
         return Call(CallKind.REROLL, reason=narration.opening_again(bad))
     light, dark = by_side[Side.LIGHT], by_side[Side.DARK]
-    if light.value is None or dark.value is None:
+    # a die at the field's edge may lie outside it: asked, as a face in doubt is
+    if light.value is None or dark.value is None or light.at_edge or dark.at_edge:
         return _unsure(dice, (light, dark), opening=True)
     return Call(CallKind.ROLL, (light.value, dark.value))
 
@@ -225,7 +228,7 @@ def call_roll(
     if problems:
         return Call(CallKind.REROLL, reason="; ".join(problems) + f": {mover.value} throws both dice again")
     first, second = dice
-    if first.value is None or second.value is None:
+    if first.value is None or second.value is None or first.at_edge or second.at_edge:
         return _unsure(dice, dice, opening=False)
     return Call(CallKind.ROLL, (first.value, second.value))
 
@@ -235,7 +238,8 @@ def call_answer(dice: Dice, opponent: Side, orientation: Orientation, on_checker
     clean throw counts (nothing here is asked about: a doubtful die is simply thrown again)."""
     half = orientation.throwing_half(opponent)
     values = [d.value for d in dice]
-    if len(dice) != 2 or None in values or roll_problems(dice, opponent, half, on_checker_valid):
+    doubt = any(d.at_edge for d in dice)  # a die that may lie outside the field is no clean throw
+    if len(dice) != 2 or None in values or doubt or roll_problems(dice, opponent, half, on_checker_valid):
         return Call(
             CallKind.REROLL, reason=f"{opponent.value} throws both dice again into the right-hand half"
         )

@@ -70,13 +70,15 @@ def _one_per_leaning_die(
 class Look:
     """What is known of a found die besides its face: whether it leans (``cocked``; ``p_cocked`` how
     likely), whether that is in doubt (the flags network sees a lean the value reader does not), whether
-    it rests on a checker, and where its footprint stands in field coordinates (None without a field)."""
+    it rests on a checker, and where its footprint stands in field coordinates (None without a field) and
+    how many die sides beyond the field's edge the image shows it (0 inside)."""
 
     cocked: bool
     doubtful: bool
     resting: bool
     p_cocked: float
     foot: tuple[float, float] | None = None
+    beyond: float = 0.0
 
 
 def on_the_field(
@@ -120,6 +122,7 @@ def on_the_field(
             lying = np.array([[c.x, c.y] for c in found], np.float64)
             others = dice_flags.footprints(quad, image.shape, lying, dice_field.rise(False))
         lay = _nothing_to_lean_on(lay, feet, slots, quad, others)
+    beyond = dice_field.sides_beyond(quad, feet)
     looks = [
         Look(
             x is dice_flags.Lean.COCKED,
@@ -127,8 +130,9 @@ def on_the_field(
             rests,
             float(j[0]),
             (float(u), float(v)),
+            float(out),
         )
-        for x, rests, j, (u, v) in zip(lay, resting, judged, feet, strict=True)
+        for x, rests, j, (u, v), out in zip(lay, resting, judged, feet, beyond, strict=True)
     ]
     return kept, looks
 

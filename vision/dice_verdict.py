@@ -13,6 +13,11 @@ from vision.reading import DieReading
 
 # Beyond the field a candidate must be surer than this to be a die.
 OUTSIDE_DIE_PROBABILITY = 0.95
+# A die whose footprint the image shows less than this many die sides beyond the field's edge lies at the
+# edge, in or out, and the table is asked. A die's centre is found up to a third of a side off (a faint
+# peak, ``dice_second_look.SECOND_LOOK``), and its footprint with it; a die lying flat beyond the field
+# has the rim's wall between it and the field, its footprint half a side beyond the edge at least.
+EDGE_DOUBT = 1 / 3
 # A die whose best face has less probability than this is reported unreadable.
 READABLE = 0.5
 # The fewest pixels across a die at which real dice are read as surely as the readers' target asks: fewer
@@ -99,13 +104,16 @@ def reading(
             # than a coin toss: no face is likely enough to ask the table about (the referee waits, and
             # the play names the roll)
             likeliest = None
-    outside, half, on_checker = False, None, False
+    outside, at_edge, half, on_checker = False, False, None, False
     if look.foot is not None:
         u, v = look.foot
         outside = not (0.0 <= u <= 1.0 and 0.0 <= v <= 1.0)
         if outside and (look.cocked or unreadable or die_p < OUTSIDE_DIE_PROBABILITY):
             # trays hold the cube, clocks and score cards: beyond the field only a clear die counts
             return None
+        at_edge = outside and look.beyond < EDGE_DOUBT
+        if at_edge:
+            outside, u = False, min(max(u, 0.0), 1.0)
         on_bar = abs(u - 0.5) < dice_field.BAR_HALF
         half = None if outside or on_bar else (Half.LEFT if u < 0.5 else Half.RIGHT)
         if checker_mask is not None:
@@ -125,6 +133,7 @@ def reading(
         unreadable=unreadable,
         half=half,
         likeliest=likeliest,
+        at_edge=at_edge,
     )
 
 

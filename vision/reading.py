@@ -58,10 +58,13 @@ class DieReading:
     # no face is likely enough to name: cocked, its pips counted another, or read below
     # ``vision.dice_verdict.READABLE`` where the die has too few pixels (``vision.dice_verdict.CLEAR_DIE_PX``)
     likeliest: int | None = None
+    # its footprint lies so near the field's edge, outside it, that the reader cannot tell in from out
+    # (``vision.dice_verdict.EDGE_DOUBT``): counted in its half, and the table is asked
+    at_edge: bool = False
 
     @property
     def flags(self) -> list[str]:
-        names = ("cocked", "on_checker", "outside_field", "unreadable")
+        names = ("cocked", "on_checker", "outside_field", "unreadable", "at_edge")
         return [n for n in names if getattr(self, n)]
 
     def to_json(self) -> dict:

@@ -8,8 +8,10 @@ Without a profile it reads photographs of dice: dice on a plain table, seen from
 does not know a board: in a frame of one it takes checkers, the cube, the trays' contents and the
 board's own marks for dice. On a board give ``--profile`` (from ``referee calibrate``): dice are then
 looked for on the calibrated field and around it, at the size the field implies, and each die also
-gets its board terms: ``half`` of the field, and the flags ``outside_field`` and
+gets its board terms: ``half`` of the field, and the flags ``outside_field``, ``at_edge`` and
 ``on_checker``. Flags: ``cocked`` (value null: no face is up), ``on_checker``, ``outside_field``,
+``at_edge`` (its footprint lies just beyond the field's edge, nearer than the reader can tell in from
+out: counted in its half, and the referee asks the table whether it lies inside),
 ``unreadable`` (too unclear to count: value is the likeliest face, weighed by its low confidence, which
 the referee asks the table about instead of using it; value null where no face is likely enough, and
 the referee waits).
