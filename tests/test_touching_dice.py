@@ -118,6 +118,20 @@ def test_a_pale_die_against_a_lone_one_on_light_grey_is_read(shared_data: Path, 
     assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [1, 2]), call
 
 
+@pytest.mark.parametrize("in_game", [True, False], ids=["in a game", "first throw"])
+def test_two_dice_seen_as_one_between_them_are_split_at_the_finer_scale(
+    shared_data: Path, in_game: bool
+) -> None:
+    """Throw 399 of `python -m bench.semireal --raw --seed 5`: a white 1 (its side faces in the photograph)
+    against a black 2 on `test4.jpg`'s dark point. The detector peaks once, between them, and that crop
+    reads the 2 at 0.7; the closer look's first scale peaks there once more, the white 1 lies too near the
+    found centre for a crop of its own, and "only one die" threw a good throw again. At the closer look's
+    second scale the two dice peak apart and read two faces."""
+    t, throw, call = bench_throw(shared_data, 5, 399, in_game=in_game, jpeg=False)
+    assert (t.name, throw.kind, throw.values) == ("test4.jpg", "touching", (2, 1))
+    assert (call.kind, sorted(call.dice)) == (CallKind.ROLL, [1, 2]), call
+
+
 def test_a_find_beyond_the_field_that_is_no_die_leaves_the_throw_one_die_to_look_beside(
     shared_data: Path,
 ) -> None:

@@ -74,10 +74,12 @@ def closer_look(
 ) -> list[DieReading]:
     """The dice of a throw that showed one (``alone``), looked for with the detector at ``CLOSER_SCALES``
     times its scale within ``CLOSER_WINDOW`` die sides of it: at its own scale a die is two of its cells
-    across, and two dice lying together often make one peak. Where the first of those looks peaks twice
-    on the found die, at least ``dice_pairs.PAIR_APART`` die sides apart, it may be two dice seen as one (its
+    across, and two dice lying together often make one peak. Where one of those looks peaks twice on
+    the found die, at least ``dice_pairs.PAIR_APART`` die sides apart, it may be two dice seen as one (its
     crop between them reads a face where both show it): the two peaks are read as the halves of a pair,
-    and two dice stand where both read as dice. Otherwise a peak clear of the found die is read as any
+    and two dice stand where both read as dice, at the second scale only where they name two faces (one
+    die may peak twice there; ``bench.semireal --raw`` seed 5 throw 399: a white 1 against a black 2,
+    peaked apart at the second scale alone). Otherwise a peak clear of the found die is read as any
     place the first reads missed (``_second_look``); the first that reads as a die is the other die. None
     reads: the throw still shows one die."""
     side = dice_field.die_side(quad)
@@ -96,12 +98,16 @@ def closer_look(
         ]
         for f in CLOSER_SCALES
     ]
-    # the found die split by the first scale's peaks alone: the same die peaks a little apart at two
-    # scales, and two such peaks would be read as two dice of one face
-    own = [c for c in at[0] if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
-    two = _split(image, quad, own, side, board, on_checker_valid)
-    if two:
-        return two
+    # the found die split by each scale's peaks apart, never mixed: the same die peaks a little apart at
+    # two scales, and two such peaks would be read as two dice of one face
+    for k, peaks in enumerate(at):
+        own = [c for c in peaks if math.dist((c.x, c.y), (x, y)) < CLOSER_APART * side]
+        two = _split(image, quad, own, side, board, on_checker_valid)
+        # at a finer scale one die may peak twice, and two crops of it read its face twice (or a face and
+        # none): there only two faces named make two dice
+        faces = {d.likeliest for d in two}
+        if two and (k == 0 or (len(faces) == 2 and None not in faces)):
+            return two
     others = [c for peaks in at for c in peaks if math.dist((c.x, c.y), (x, y)) >= CLOSER_APART * side]
     found = [dice_model.Candidate(x, y, side, dice_reads.HOT)]
     for c in dice_proposals.one_peak_per_die(others)[:CLOSER_PEAKS]:
