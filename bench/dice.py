@@ -214,7 +214,7 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
     """Flag and value figures on ``count`` rendered frames; returns the (image, field quad) pairs."""
     rng = np.random.default_rng(seed)
     n = {k: 0 for k in ("flat", "cocked", "cocked_flagged", "flat_cocked", "flat_right", "missed", "extra")}
-    n.update(on_total=0, on_right=0, out_total=0, out_right=0, half_total=0, half_right=0)
+    n.update(on_total=0, on_right=0, out_total=0, out_right=0, out_edge=0, half_total=0, half_right=0)
     n.update(flat_ask=0, cocked_ask=0, cocked_unreadable=0, cocked_face=0)
     n.update(leaning=0, leaning_flagged=0, leaning_unreadable=0, cocked_frames=0, cocked_taken=0)
     frames = []
@@ -256,6 +256,8 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
             n["on_right"] += d.on_checker == t.on_checker
             n["out_total"] += 1
             n["out_right"] += d.outside_field == t.outside_field
+            # the scenes lay dice flat straddling the field's edge too: the reader asks about those
+            n["out_edge"] += t.outside_field and d.at_edge
             if not t.outside_field and t.half:
                 n["half_total"] += 1
                 n["half_right"] += d.half == t.half
@@ -272,6 +274,7 @@ def bench_rendered(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]
         ("ask band: cocked", n["cocked_ask"], n["cocked"], ""),
         ("on_checker right", n["on_right"], n["on_total"], "target >= 99%"),
         ("outside_field right", n["out_right"], n["out_total"], "target >= 99%"),
+        ("  outside, at_edge", n["out_edge"], n["out_total"], "asked about: a die lying over the edge"),
         ("half right", n["half_right"], n["half_total"], ""),
     ]
     print(f"rendered ({count} frames, seed {seed}): {n['missed']} dice missed, {n['extra']} extra detections")
