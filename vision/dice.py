@@ -120,7 +120,9 @@ def find_dice(
 
     With ``field_quad`` (tl, tr, br, bl of the playing field in image px) each die also gets its
     ``half`` and ``outside_field`` (of its footprint, ``dice_flags.footprints``: the top face is seen
-    shifted away from the camera's nadir by the die's height), ``cocked`` and ``on_checker`` from the
+    shifted away from the camera's nadir by the die's height; a footprint the image shows less than
+    ``dice_verdict.EDGE_DOUBT`` die sides beyond the field's edge is ``at_edge`` instead, in its half,
+    and the table is asked), ``cocked`` and ``on_checker`` from the
     flags network (``vision.dice_flags``: the die in the board plane). Where the board's checkers are
     known, ``checkers`` gives them as (N, 4) ellipses in the field's unit square (centre u, v and radii
     across and down): a die then rests on a checker when its footprint lies on one, whatever the network

@@ -1,5 +1,6 @@
 """One found die as the referee reads it: its face, or why it may not count (it leans, it cannot be
-read surely enough, it rests on a checker, it lies beyond the field), with the thresholds that decide."""
+read surely enough, it rests on a checker, it lies beyond the field or at its edge), with the thresholds
+that decide."""
 
 from __future__ import annotations
 
