@@ -244,6 +244,22 @@ def test_dice_it_is_not_sure_of_are_asked_about_and_accept_takes_them() -> None:
     assert sorted(t.session.game.dice) == [2, 4] and t.session.on_roll is Side.DARK
 
 
+def test_a_die_at_the_fields_edge_is_asked_about_and_accept_takes_the_roll() -> None:
+    """A die whose footprint lies just beyond the field's edge may lie in or out (``at_edge``): read
+    surely, it is still no roll until the table says it lies inside."""
+    t = table()
+    board = dark_to_roll(t)
+    said = t.see(board, [die(4, "left", at_edge=True), die(2, "left", shift=50)])
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "a die lies at the edge of the playing field. Is it 4 and 2, every die flat inside the field?" in (
+        said[0].text
+    )
+    assert "if a die leans or lies outside the field, throw both dice again" in said[0].text
+    assert t.session.game.dice is None
+    assert signals(t.press("ACCEPT")) == ["ROLL_OK"]
+    assert sorted(t.session.game.dice) == [2, 4] and t.session.on_roll is Side.DARK
+
+
 def test_dice_asked_about_with_a_face_they_do_not_show_are_played_and_the_play_names_the_roll() -> None:
     """Dark threw 6-3; the 3 is read unsurely as a 4, so the referee asks about 6-4. The dice are flat,
     so dark plays 6-3 as the question says, rather than throwing a good throw again: the board fits 6-3
