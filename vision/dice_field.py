@@ -75,20 +75,20 @@ def touches_checker_mask(mask: np.ndarray, x: float, y: float, side: float) -> b
     return window.mean() > 0.04
 
 
-def sides_beyond(quad: np.ndarray, feet: np.ndarray) -> np.ndarray:
-    """How far each footprint (N, 2: the field's unit square) lies beyond the field's edge as the image
-    shows it, in die sides (0 inside). The image is where the reader finds a die, and where its error is
-    bounded: a footprint read a few pixels off at the far rim of an angled camera is far off on the board.
+def sides_beyond(quad: np.ndarray, shape: tuple[int, ...], feet: np.ndarray) -> np.ndarray:
+    """How far each footprint (N, 2: the field's unit square) lies beyond the field's edge as a frame of
+    ``shape`` shows it, in die sides (0 inside). The image is where the reader finds a die, and where its
+    error is bounded: a footprint read a few pixels off at the far rim of an angled camera is far off on
+    the board.
 
-        >>> quad = np.array([[0, 0], [310, 0], [310, 200], [0, 200]], np.float64)
-        >>> sides_beyond(quad, np.array([[1.05, 0.5], [0.5, 0.5]])).round(2).tolist()
+        >>> quad = np.array([[485, 260], [795, 260], [795, 460], [485, 460]], np.float64)
+        >>> sides_beyond(quad, (720, 1280, 3), np.array([[1.05, 0.5], [0.5, 0.5]])).round(2).tolist()
         [1.55, 0.0]
     """
     if len(feet) == 0:
         return np.zeros(0)
-    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
-    m = cv2.getPerspectiveTransform(unit, quad.astype(np.float32))
-    seen = cv2.perspectiveTransform(np.asarray(feet, np.float32).reshape(-1, 1, 2), m).reshape(-1, 2)
+    to_image = dice_flags.camera(quad, shape)[0]  # the field's homography, solved once per field
+    seen = cv2.perspectiveTransform(np.asarray(feet, np.float64).reshape(-1, 1, 2), to_image).reshape(-1, 2)
     edge = quad.astype(np.float32).reshape(-1, 1, 2)
     inside = [cv2.pointPolygonTest(edge, (float(x), float(y)), True) for x, y in seen]
     return np.maximum(0.0, -np.array(inside, np.float64)) / die_side(quad)

@@ -122,7 +122,7 @@ def on_the_field(
             lying = np.array([[c.x, c.y] for c in found], np.float64)
             others = dice_flags.footprints(quad, image.shape, lying, dice_field.rise(False))
         lay = _nothing_to_lean_on(lay, feet, slots, quad, others)
-    beyond = dice_field.sides_beyond(quad, feet)
+    beyond = dice_field.sides_beyond(quad, image.shape, feet)
     looks = [
         Look(
             x is dice_flags.Lean.COCKED,
