@@ -51,6 +51,12 @@ with white pips become ivory ones with dark pips, the commonest set at a real ta
 few white dice dark ones. The throws are the same throws, the dice turned. A guess at another set, not
 another set: a turned see-through die is a pale one with faint pips.
 
+A throw as a camera keeps showing it (``--frames K``): the dice lie still while the camera gives frame
+after frame, each with its own sensor noise (``--noise``, Gaussian, 2 grey levels), and the session
+weighs them all (``referee.throws.agreed``). The session is shown K such frames of each throw, and the
+call is the one the table acts on: its first roll or throw again, else its last question, else a wait.
+K frames cost K reads a throw.
+
 A camera with more pixels on a die (``--zoom Z``): each board photograph, its labels and its calibration
 are enlarged Z times first, so the dice are pasted Z times larger (from photographs whose dice are about
 40 px, so sharper than at the photographs' own scale, where a die is 20 to 29 px). The board itself is
@@ -74,7 +80,7 @@ import numpy as np
 from bench.models import use_value_model
 from bgboard.layout import Board
 from calibration.labelled import labelled_cameras
-from referee.cli.read import throw_call
+from referee.cli.read import still_throw_call
 from referee.cli.taught import write_folder
 from referee.loop import die_crops
 from referee.rules_options import RuleOptions
@@ -82,7 +88,7 @@ from referee.session import SessionOptions
 from referee.throws import CallKind, faces_played, lessons, surely_read
 from synthetic import pasted
 from synthetic.pasted import Cutout
-from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice
+from synthetic.real_throws import RealTable, Throw, make_throw, render_throw, seen_dice, still_frames
 from vision.board_reader import BoardReader
 from vision.cube import cube_side
 from vision.dice import find_dice
@@ -299,7 +305,25 @@ def main(argv: list[str] | None = None) -> int:
         help="enlarge the board photographs this many times first, as a camera with more pixels across "
         "the board sees it (the dice are pasted larger too; 1.5 puts a die at 30 to 44 px)",
     )
+    parser.add_argument(
+        "--frames",
+        type=int,
+        default=1,
+        help="show the session this many frames of each still throw, each with its own sensor noise "
+        "(--noise), as a camera keeps giving them while the dice lie: the call is the first roll or "
+        "throw again, else the last question, else a wait (default 1: one frame, as `referee read`)",
+    )
+    parser.add_argument(
+        "--noise",
+        type=float,
+        default=2.0,
+        help="with --frames above 1, each frame's sensor noise in grey levels (Gaussian; default 2)",
+    )
     args = parser.parse_args(argv)
+    if not 1 <= args.frames <= 100:
+        parser.error("--frames must lie between 1 and 100")
+    if not 0.0 <= args.noise <= 20.0:
+        parser.error("--noise must lie between 0 and 20")
     if not 0.5 <= args.zoom <= 3.0:
         parser.error("--zoom must lie between 0.5 and 3")
     use_value_model(parser, args.value_model)
@@ -324,7 +348,14 @@ def main(argv: list[str] | None = None) -> int:
         rng = np.random.default_rng([args.seed, n])
         throw = make_throw(t, rng)
         pasted_dice: list[Cutout] = []
-        frame, before = render_throw(t, throw, dice, rng, pasted_dice, jpeg=not args.raw)
+        frame, before = render_throw(t, throw, dice, rng, pasted_dice, jpeg=not args.raw and args.frames == 1)
+        frames = [frame]
+        if args.frames > 1:
+            # the same throw, seen in frames that differ by the sensor's noise alone (their own stream)
+            seen_rng = np.random.default_rng([args.seed, n, 1])
+            before = still_frames(before, seen_rng, 1, args.noise, not args.raw)[0]
+            frames = still_frames(frame, seen_rng, args.frames, args.noise, not args.raw)
+            frame = frames[0]
         quad = t.corners
         # as the frame loop does: the settled frame the turn began with is read (the cube looked for),
         # then made the turn's still
@@ -336,7 +367,8 @@ def main(argv: list[str] | None = None) -> int:
             reader = readers[t.name]
             # a frame of its own each way: the reader keeps the last frame's still and detector peaks, and a
             # first throw's frame is one it has not read
-            image = frame if mode == MODES[0] else frame.copy()
+            shown = frames if mode == MODES[0] else [f.copy() for f in frames]
+            image = shown[0]
             t0 = time.perf_counter()
             cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
             ref_ms = (time.perf_counter() - t0) * 1000
@@ -355,12 +387,16 @@ def main(argv: list[str] | None = None) -> int:
                 calibration=still is None,
             )
             dice_ms = (time.perf_counter() - t0) * 1000
+            readings = [reading] + [reader.read(f, expected=t.layout, before=still) for f in shown[1:]]
             if mode == MODES[0] and throw.cube is not None:
                 put = "in a tray" if not 0.0 <= throw.cube[0] <= 1.0 else "at the bar's end"
                 cubes.setdefault(f"{t.name} {put}", Counter())[cube_found(t, throw, reading.cube)] += 1
-            call = throw_call(reading, board, throw.roller, options)
+            call = still_throw_call(readings, board, throw.roller, options)
+            reading = readings[-1]
             sure = None not in surely_read(reading.dice)
-            verdict = score(throw, call.kind, list(call.dice), call.reason, len(reading.dice), sure)
+            # a phantom die: one more than the throw's in every frame (a frame's, the session waits out)
+            seen = min(len(r.dice) for r in readings)
+            verdict = score(throw, call.kind, list(call.dice), call.reason, seen, sure)
             tallies[mode].add(throw, verdict, ms, dice_ms, ref_ms)
             if mode == MODES[0]:
                 by_die.add(pasted_dice, verdict)
@@ -379,12 +415,14 @@ def main(argv: list[str] | None = None) -> int:
             if args.save:
                 cv2.imwrite(str(args.save / f"throw{n:04d}.png"), frame)
                 cv2.imwrite(str(args.save / f"throw{n:04d}-before.png"), before)
+    noisy = f"{args.frames} frames a throw, each with its own noise ({args.noise:g} grey levels), "
     print(
         f"{args.throws} throws on {len(boards)} real boards "
         f"({', '.join(f'{b.name} {b.die_side():.0f} px a die' for b in boards)}), "
         f"{sum(len(v) for v in dice.values())} real dice never trained on ({args.dice}"
         f"{', turned light for dark' if args.light_dice else ''}), "
         f"{'uncompressed frames' if args.raw else 'JPEG frames'}, "
+        f"{noisy if args.frames > 1 else ''}"
         f"{time.perf_counter() - began:.0f} s"
     )
     for mode, tally in tallies.items():

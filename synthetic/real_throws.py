@@ -461,10 +461,27 @@ def _pair_edges(t: RealTable, throw: Throw) -> float:
     return along - 45.0 if apart > 1.25 else along
 
 
-def _camera(image: np.ndarray, rng: np.random.Generator, jpeg: bool = True) -> np.ndarray:
-    quality = int(rng.integers(80, 96))  # drawn either way: a throw is the same throw with and without
-    if not jpeg:
-        return image
+def still_frames(
+    image: np.ndarray, rng: np.random.Generator, count: int, noise: float, jpeg: bool = True
+) -> list[np.ndarray]:
+    """``count`` frames a camera gives of the still scene ``image``: each with its own sensor noise
+    (Gaussian, ``noise`` grey levels), then JPEG-decoded at one quality (a stream keeps its quality) or
+    left uncompressed."""
+    quality = int(rng.integers(80, 96))
+    frames = []
+    for _ in range(count):
+        noisy = image.astype(np.float32) + rng.normal(0.0, noise, image.shape).astype(np.float32)
+        frame = np.clip(noisy, 0, 255).astype(np.uint8)
+        frames.append(_encoded(frame, quality) if jpeg else frame)
+    return frames
+
+
+def _encoded(image: np.ndarray, quality: int) -> np.ndarray:
     ok, jpg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(jpg, cv2.IMREAD_COLOR) if ok else None
     return decoded if decoded is not None else image
+
+
+def _camera(image: np.ndarray, rng: np.random.Generator, jpeg: bool = True) -> np.ndarray:
+    quality = int(rng.integers(80, 96))  # drawn either way: a throw is the same throw with and without
+    return _encoded(image, quality) if jpeg else image

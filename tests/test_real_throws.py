@@ -8,7 +8,7 @@ import numpy as np
 
 from calibration.labelled import labelled_cameras
 from synthetic.pasted import held_out_dice
-from synthetic.real_throws import RealTable, make_throw, render_throw
+from synthetic.real_throws import RealTable, make_throw, render_throw, still_frames
 
 # test2.jpg's two dice cups standing on its field (x0, y0, x1, y1 in px), read off the photograph
 CUPS = ((287, 133, 431, 303), (743, 117, 895, 267))
@@ -47,3 +47,18 @@ def test_a_raw_frame_is_the_same_throw_without_the_jpeg(shared_data: Path) -> No
     assert after[0] == after[1]
     difference = np.abs(frames[0] - frames[1])
     assert 0 < difference.mean() < 2.0 and np.percentile(difference, 99) < 12
+
+
+def test_still_frames_differ_by_the_sensors_noise_alone() -> None:
+    """Frames of a still scene each carry their own noise of about the asked size, and nothing else
+    changes: their mean lies nearer the scene than any one of them."""
+    scene = np.tile(np.linspace(40, 210, 64, dtype=np.float32), (48, 1))
+    scene = np.dstack([scene] * 3).astype(np.uint8)
+    frames = still_frames(scene, np.random.default_rng(3), 4, 3.0, jpeg=False)
+    off = [float(np.std(f.astype(np.float32) - scene)) for f in frames]
+    assert len(frames) == 4 and all(2.5 < s < 3.5 for s in off)
+    assert not np.array_equal(frames[0], frames[1])
+    mean = np.mean([f.astype(np.float32) for f in frames], axis=0)
+    assert float(np.std(mean - scene)) < min(off) * 0.7
+    seen = still_frames(scene, np.random.default_rng(3), 2, 3.0, jpeg=True)
+    assert all(f.shape == scene.shape and f.dtype == np.uint8 for f in seen)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,15 +113,29 @@ def throw_call(reading: BoardReading, board: Board, on_roll: Side, options: Sess
     """What the session would tell the table about the throw in ``reading`` with ``board`` confirmed and
     ``on_roll`` about to throw: a session is set to that position and shown the reading as a settled
     frame until it calls the throw (or has watched long enough to say it would wait)."""
+    return still_throw_call([reading], board, on_roll, options)
+
+
+def still_throw_call(
+    readings: Sequence[BoardReading], board: Board, on_roll: Side, options: SessionOptions
+) -> Call:
+    """The call the table acts on when the session is shown ``readings``, settled frames of one still
+    throw, one after another (the last again until it has seen ``dice_frames`` of them): its first roll
+    or throw again (the game goes on, or the dice are picked up), else its last question, else a wait."""
     from referee.session import Observation, Session
 
     session = Session(options)
     session.start_from(board, on_roll)
-    for k in range(options.dice_frames):
+    shown = list(readings) + [readings[-1]] * max(0, options.dice_frames - len(readings))
+    last: Call | None = None
+    for k, reading in enumerate(shown):
         session.observe(Observation(0.1 * k, reading))
-        if session.call is not None:
-            return session.call
-    if not reading.dice:
+        last = session.call or last
+        if last is not None and last.kind in (CallKind.ROLL, CallKind.REROLL):
+            return last
+    if last is not None:
+        return last
+    if not shown[-1].dice:
         return Call(CallKind.WAIT, reason="no dice on the board yet")
     return Call(CallKind.WAIT, reason=session.status())
 
