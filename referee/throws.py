@@ -1,8 +1,12 @@
 """The dice of settled frames: when they are a new throw, and whether that throw counts.
 
-Dice count once ``frames`` settled readings in a row agree on them. Dice the referee has already dealt
-with (a roll it took, a throw it called to be thrown again) are not a new throw while they lie where
-they lay; once they are lifted, or the board moves after a call to throw again, whatever settles next is.
+Dice count once ``frames`` settled readings in a row show them lying in the same places, and they count
+as the readings since they came to rest agree (:func:`agreed`): a camera keeps giving frames of a still
+throw, each with its own noise, so a face counts only where most of them read it, and a flag some read
+and others do not (cocked, beyond the field) is in doubt, and the table is asked. Dice the referee has
+already dealt with (a roll it took, a throw it called to be thrown again) are not a new throw while they
+lie where they lay, whatever a frame reads them as; once they are lifted, or the board moves after a
+call to throw again, whatever settles next is.
 
 A die must be thrown again when it lies off the field or on the bar, leans (cocked), rests on a checker
 (unless the table lets that count), or lies outside the roller's right-hand half.
@@ -16,8 +20,9 @@ A die must be thrown again when it lies off the field or on the bar, leans (cock
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from bgboard.layout import Half, Orientation, Side
@@ -42,6 +47,9 @@ def problem(die: DieReading, on_checker_valid: bool) -> str | None:
 # called illegal on its reading (the table is asked which roll it was). A die is read at this confidence
 # or above nearly always rightly; below it, now and then another face with the same look.
 SURE_ROLL = 0.9
+# A still die's readings weighed together (:func:`agreed`): the last ten seconds or so at the few frames
+# a second a Raspberry Pi reads, longer than dice lie still before they are called.
+KEPT_READINGS = 64
 # A lone die read less surely than this may be two dice lying together seen as one: the crop holds the
 # other die's pips, so no face stands out (the reader's own bar for a half of such a pair). The referee
 # waits rather than call "only one die" on a good throw.
@@ -120,17 +128,84 @@ def lies_among(die: DieReading, dice: Dice, tolerance: float) -> bool:
     return any(math.dist(die.center, d.center) <= tolerance for d in dice)
 
 
+def same_places(a: Dice, b: Dice, tolerance: float) -> bool:
+    """As many dice in ``a`` as in ``b``, each lying where one of the other lies, within ``tolerance``
+    pixels (the same dice, whatever a frame reads them as)."""
+    return len(a) == len(b) and len(matched(a, b, tolerance)) == len(a)
+
+
 def same_dice(a: Dice, b: Dice, tolerance: float) -> bool:
-    """The same dice lying in the same places, within ``tolerance`` pixels (so not thrown again)."""
-    if len(a) != len(b) or _key(a) != _key(b):
-        return False
-    unused = list(b)
-    for d in a:
+    """The same dice lying in the same places, within ``tolerance`` pixels, and read alike."""
+    return _key(a) == _key(b) and same_places(a, b, tolerance)
+
+
+def matched(a: Dice, b: Dice, tolerance: float) -> list[tuple[DieReading, DieReading]]:
+    """Each die of ``b`` with the die of ``a`` lying where it lies, where one does (each used once)."""
+    unused, pairs = list(a), []
+    for d in b:
         match = next((e for e in unused if math.dist(d.center, e.center) <= tolerance), None)
-        if match is None:
-            return False
-        unused.remove(match)
-    return True
+        if match is not None:
+            unused.remove(match)
+            pairs.append((match, d))
+    return pairs
+
+
+def agreed(readings: Sequence[DieReading]) -> DieReading:
+    """One still die as the ``readings`` of it, frame after frame, agree: as the last reads it, at the
+    lowest confidence, where they all read it alike; else in doubt.
+
+    - In or out: read inside the field by some and beyond it (or at its edge, or on the bar) by others,
+      it lies at the edge (``at_edge``: counted in its half, and the table is asked).
+    - Leaning, or resting on a checker, by some readings and not by others: it may lean, so its face is
+      unclear (``unreadable``; the question says to throw again if a die leans).
+    - Its face: where the readings that name a face (a leaning die names none) name two, none counts.
+      Else the face counts where more than half the readings read it (``value``, at the lowest confidence
+      they give it), and the table is asked about it where more than half name it, if some only as
+      the likeliest of an unclear die. A face one frame in a few shows is the camera's noise.
+
+    >>> box = (0.0, 0.0, 1.0, 1.0)
+    >>> sure, unsure = DieReading(3, (0.5, 0.5), box, 0.97), DieReading(3, (0.5, 0.5), box, 0.6)
+    >>> d = agreed([sure, unsure, sure]); d.value, d.confidence
+    (3, 0.6)
+    >>> d = agreed([sure, DieReading(2, (0.5, 0.5), box, 0.95)]); d.value, d.unreadable, d.likeliest
+    (None, True, None)
+    >>> unclear = DieReading(None, (0.5, 0.5), box, 0.45, unreadable=True)
+    >>> [agreed([unclear, unsure, *more]).value for more in ([], [unsure])]
+    [None, 3]
+    >>> d = agreed([DieReading(None, (0.5, 0.5), box, 0.7, cocked=True), sure])
+    >>> d.value, d.cocked, d.unreadable, d.likeliest
+    (None, False, True, 3)
+    """
+    last = readings[-1]
+    confidence = min(d.confidence for d in readings)
+    if all(_key([d]) == _key([last]) and d.likeliest == last.likeliest for d in readings):
+        return replace(last, confidence=confidence)
+    out = all(d.outside_field for d in readings)
+    halves = {d.half for d in readings}
+    at_edge = not out and (len(halves) > 1 or any(d.outside_field or d.at_edge for d in readings))
+    half = next((d.half for d in reversed(readings) if d.half is not None), None)
+    leans = all(d.cocked for d in readings)
+    on_checker = all(d.on_checker for d in readings)
+    lies_alike = len({(d.cocked, d.on_checker) for d in readings}) == 1
+    flat = [d for d in readings if not d.cocked]
+    named = [d.value if d.value is not None else d.likeliest for d in flat]
+    faces = {f for f in named if f is not None}
+    face = faces.pop() if len(faces) == 1 else None
+    valued = [d for d in flat if d.value is not None and d.value == face]
+    value = face if lies_alike and 2 * len(valued) > len(flat) else None
+    likeliest = face if value is None and 2 * named.count(face) > len(flat) else None
+    return replace(
+        last,
+        value=value,
+        confidence=min(d.confidence for d in valued) if value is not None else confidence,
+        cocked=leans,
+        on_checker=on_checker,
+        outside_field=out,
+        at_edge=at_edge,
+        half=half if not out else None,
+        unreadable=value is None and not leans,
+        likeliest=likeliest,
+    )
 
 
 class CallKind(Enum):
@@ -256,7 +331,10 @@ class ThrowWatch:
     def __init__(self, frames: int, tolerance: float) -> None:
         self.frames = frames
         self.tolerance = tolerance
-        self._run: list[Dice] = []
+        # each die's readings since the dice came to rest where they lie (:func:`agreed`), and how many
+        # settled frames showed them
+        self._still: list[deque[DieReading]] = []
+        self._seen = 0
         self._dealt: Dice | None = None  # dice already dealt with, not a new throw while they lie there
         # the dealt dice were called to be thrown again: once the board moves they are gone or thrown anew
         # (the same numbers may land in the same place again)
@@ -264,30 +342,40 @@ class ThrowWatch:
         self.early = False
 
     def settle(self, dice: Dice) -> Dice | None:
-        """The dice once ``frames`` settled readings agree on them, and only if they are a new throw."""
+        """Every ``frames`` settled readings of dice lying in the same places, what all the readings since
+        they came to rest agree on (:func:`agreed`); None while they are the dice already dealt with."""
         if self._dealt is not None:
-            if same_dice(dice, self._dealt, self.tolerance):
-                self._run.clear()
+            if same_places(dice, self._dealt, self.tolerance):
+                self._still, self._seen = [], 0
                 return None
             if not dice or len(dice) < len(self._dealt):
                 self._dealt = None  # lifted: whatever comes next is a new throw
         if not dice:
-            self._run.clear()
+            self._still, self._seen = [], 0
             return None
-        if self._run and not same_dice(dice, self._run[-1], self.tolerance):
-            self._run.clear()
-        self._run.append(dice)
-        if len(self._run) < self.frames:
+        if not self._followed(dice):
+            self._still, self._seen = [deque([d], maxlen=KEPT_READINGS) for d in dice], 0
+        self._seen += 1
+        if self._seen % self.frames:
             return None
-        self._run.clear()
         self._dealt, self._again = None, False
-        return dice
+        return tuple(agreed(kept) for kept in self._still)
+
+    def _followed(self, dice: Dice) -> bool:
+        """Adds each die of ``dice`` to the readings of the still die lying where it lies; False (nothing
+        added) where they do not all lie where the still dice lie."""
+        latest = [kept[-1] for kept in self._still]
+        if not latest or not same_places(dice, latest, self.tolerance):
+            return False
+        for was, now in matched(latest, dice, self.tolerance):
+            self._still[next(k for k, d in enumerate(latest) if d is was)].append(now)
+        return True
 
     def moving(self) -> None:
         """The board is moving. After a call to throw again a hand came for those dice: whatever settles
         next is a new throw (dice never picked up are simply called again). Not after a roll that counted,
         where a hand moving checkers must not make the roll's dice new."""
-        self._run.clear()
+        self._still, self._seen = [], 0
         if self._again:
             self._dealt, self._again = None, False
 

@@ -50,7 +50,8 @@ class Say:
 class SessionOptions:
     """How the session watches the table.
 
-    ``dice_frames``: consecutive settled readings that must agree on the dice before they count.
+    ``dice_frames``: settled readings of dice lying still in the same places before they are called
+    (and called again after as many more, on what every reading since they came to rest agrees on).
     ``illegal_frames``: consecutive settled readings that must show the same illegal board.
     ``unclear_after``: seconds of unclear readings before the table is asked (amber).
     ``replay_wait``: after a correction, seconds an illegal-looking board must stay before it is called.

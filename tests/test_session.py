@@ -15,6 +15,7 @@ from referee.events import EventKind
 from referee.journal import Journal
 from referee.rules_options import MovesRule, RuleOptions
 from referee.session import ANSWER_WAIT, Session, SessionOptions, Stage
+from referee.throws import CallKind
 from vision.reading import DieReading
 
 START = Board.start()
@@ -313,6 +314,58 @@ def test_accept_pressed_after_the_dice_were_thrown_again_confirms_nothing() -> N
     t.moving()  # lifted and thrown again
     assert signals(t.press("ACCEPT")) == [] and t.session.game.dice is None
     assert signals(t.see(board, [die(4, "right"), die(6, "right", shift=50)])) == ["REROLL"]
+
+
+def test_a_throw_called_again_stays_so_however_a_later_frame_reads_it() -> None:
+    """Dark's 3 leans and the throw is called again. The dice lie as they lay and a later frame reads
+    the 3 flat: they are the same dice, not a throw of 3-2, until a hand comes for them."""
+    t = table()
+    board = dark_to_roll(t)
+    assert signals(t.see(board, [die(3, "left", cocked=True), die(2, "left", shift=50)])) == ["REROLL"]
+    assert t.see(board, [die(3, "left"), die(2, "left", shift=50)], frames=4) == []
+    assert t.session.game.dice is None
+    t.moving()
+    assert signals(t.see(board, [die(3, "left", shift=5), die(2, "left", shift=55)])) == ["ROLL_OK"]
+
+
+def test_a_face_still_dice_show_only_now_and_then_is_never_taken() -> None:
+    """A still throw's frames differ by the camera's noise: a die no face of which can be made out in
+    most frames, read as a 6 two frames in five, is no roll of 6-6 however long it lies. Once most
+    frames read the 6 (a shadow left it), it counts."""
+    t = table()
+    board = dark_to_roll(t)
+    unclear_six = [die(6, "left"), die(None, "left", shift=50, unreadable=True)]
+    six_six = [die(6, "left"), die(6, "left", shift=50)]
+    assert signals(t.see(board, unclear_six)) == ["CANNOT_SEE"]
+    for _ in range(5):
+        assert t.see(board, six_six, frames=2) + t.see(board, unclear_six, frames=3) == []
+    assert t.session.game.dice is None
+    assert t.session.call is not None and t.session.call.kind is CallKind.WAIT
+    assert signals(t.see(board, six_six, frames=10)) == ["ROLL_OK"]
+    assert t.session.game.dice == (6, 6)
+
+
+def test_dice_read_alike_frame_after_frame_count_at_their_least_sure() -> None:
+    """One frame reads a 4 unsurely and the next surely: the roll counts, and a play that another face
+    of that die allows is asked about, as after unsure frames alone."""
+    t = table()
+    board = dark_to_roll(t)
+    t.see(board, [replace(die(4, "left"), confidence=0.6), die(2, "left", shift=50)], frames=1)
+    said = t.see(board, [die(4, "left"), die(2, "left", shift=50)], frames=1)
+    assert signals(said) == ["ROLL_OK"]
+    assert t.session.roll_faces is not None and len(t.session.roll_faces[0]) == 6
+
+
+def test_a_die_read_in_the_field_and_beyond_it_is_asked_about() -> None:
+    """One frame reads a die just inside the field's edge, the next just beyond it: where it lies is
+    in doubt, and the table is asked, not told to throw again."""
+    t = table()
+    board = dark_to_roll(t)
+    t.see(board, [die(4, "left"), die(2, "left", shift=50)], frames=1)
+    beyond = replace(die(4, "left"), outside_field=True, half=None)
+    said = t.see(board, [beyond, die(2, "left", shift=50)], frames=1)
+    assert signals(said) == ["CANNOT_SEE"]
+    assert "a die lies at the edge of the playing field" in said[0].text
 
 
 def test_dice_still_lying_as_asked_after_a_hand_passed_are_asked_about_again() -> None:
