@@ -127,14 +127,12 @@ def still_throw_call(
     session = Session(options)
     session.start_from(board, on_roll)
     shown = list(readings) + [readings[-1]] * max(0, options.dice_frames - len(readings))
-    last: Call | None = None
     for k, reading in enumerate(shown):
         session.observe(Observation(0.1 * k, reading))
-        last = session.call or last
-        if last is not None and last.kind in (CallKind.ROLL, CallKind.REROLL):
-            return last
-    if last is not None:
-        return last
+        if session.call is not None and session.call.kind in (CallKind.ROLL, CallKind.REROLL):
+            return session.call
+    if session.call is not None:
+        return session.call  # the session's last call: a question, or a wait
     if not shown[-1].dice:
         return Call(CallKind.WAIT, reason="no dice on the board yet")
     return Call(CallKind.WAIT, reason=session.status())
